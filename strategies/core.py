@@ -1,0 +1,191 @@
+"""Policy kinds shared by every game, and the packing of named strategies into kernel tables.
+
+A strategy is data plus a policy kind. Every game kernel funnels each decision through
+:func:`choose`: it enumerates the legal options, fills one feature row per option, and the seat's
+strategy picks an index. ``random`` picks uniformly; ``weights`` scores each option by a linear
+function of its features (weights per decision type) and takes the best (ties broken at random),
+or samples a softmax when ``temperature > 0``; ``epsilon`` mixes in uniform exploration. Weights are
+plain data, so designers tune or sweep them without recompiling the kernels.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, NamedTuple, Sequence
+
+import numpy as np
+from numba import njit
+
+from sim.core.errors import PlaytestError
+from sim.core.rng import randint, uniform
+
+POLICY_RANDOM = 0
+POLICY_WEIGHTS = 1
+POLICY_KINDS = {"random": POLICY_RANDOM, "weights": POLICY_WEIGHTS}
+
+# Columns of StrategyTable.params.
+P_TEMPERATURE = 0
+P_EPSILON = 1
+N_PARAMS = 2
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A named strategy: its policy kind and, for ``weights``, a weight per (decision, feature)."""
+
+    name: str
+    description: str
+    kind: str = "weights"
+    weights: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    temperature: float = 0.0
+    epsilon: float = 0.0
+
+
+class StrategyTable(NamedTuple):
+    """Strategies packed as arrays for the kernels: index ``i`` is the i-th strategy of a study."""
+
+    kind: np.ndarray  # int64 (n_strategies,)
+    params: np.ndarray  # float64 (n_strategies, N_PARAMS)
+    weights: np.ndarray  # float64 (n_strategies, n_decisions, n_features)
+
+
+class DecisionSchema(NamedTuple):
+    """A game's decision types and option features, in kernel order."""
+
+    decisions: tuple[str, ...]
+    features: tuple[str, ...]
+
+
+class StrategyRegistry:
+    """The named strategies of one game, validated against its decision schema."""
+
+    def __init__(self, game: str, schema: DecisionSchema, strategies: Sequence[Strategy] = ()):
+        self.game = game
+        self.schema = schema
+        self._by_name: dict[str, Strategy] = {}
+        for s in strategies:
+            self.register(s)
+
+    def register(self, strategy: Strategy) -> Strategy:
+        """Add (or replace) a strategy after checking its kind and weight names."""
+        if strategy.kind not in POLICY_KINDS:
+            raise PlaytestError(
+                f"strategy '{strategy.name}': unknown kind '{strategy.kind}'; use one of {sorted(POLICY_KINDS)}"
+            )
+        for decision, row in strategy.weights.items():
+            if decision not in self.schema.decisions:
+                raise PlaytestError(
+                    f"strategy '{strategy.name}': unknown decision '{decision}' for {self.game}; "
+                    f"decisions are {', '.join(self.schema.decisions)}"
+                )
+            for feat in row:
+                if feat not in self.schema.features:
+                    raise PlaytestError(
+                        f"strategy '{strategy.name}': unknown feature '{feat}' for {self.game}; "
+                        f"features are {', '.join(self.schema.features)}"
+                    )
+        self._by_name[strategy.name] = strategy
+        return strategy
+
+    def names(self) -> list[str]:
+        return list(self._by_name)
+
+    def get(self, name: str) -> Strategy:
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise PlaytestError(
+                f"unknown strategy '{name}' for {self.game}; choose from {', '.join(self._by_name)} "
+                f"(see `playtest strategies {self.game}`)"
+            ) from None
+
+    def __iter__(self):
+        return iter(self._by_name.values())
+
+    def table(self, names: Sequence[str]) -> StrategyTable:
+        """Pack the named strategies, in order, into arrays for the kernel."""
+        n_dec, n_feat = len(self.schema.decisions), len(self.schema.features)
+        kind = np.zeros(len(names), dtype=np.int64)
+        params = np.zeros((len(names), N_PARAMS), dtype=np.float64)
+        weights = np.zeros((len(names), n_dec, n_feat), dtype=np.float64)
+        for i, name in enumerate(names):
+            s = self.get(name)
+            kind[i] = POLICY_KINDS[s.kind]
+            params[i, P_TEMPERATURE] = s.temperature
+            params[i, P_EPSILON] = s.epsilon
+            for decision, row in s.weights.items():
+                d = self.schema.decisions.index(decision)
+                for feat, w in row.items():
+                    weights[i, d, self.schema.features.index(feat)] = float(w)
+        return StrategyTable(kind, params, weights)
+
+    def load_file(self, path: str | Path) -> list[str]:
+        """Register strategies from a JSON file (a list of Strategy fields); return their names."""
+        try:
+            items = json.loads(Path(path).read_text())
+            if isinstance(items, dict):
+                items = [items]
+            loaded = [Strategy(**item) for item in items]
+        except FileNotFoundError:
+            raise PlaytestError(f"strategy file '{path}' not found; pass an existing JSON file") from None
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise PlaytestError(
+                f"strategy file '{path}' is malformed ({exc}); it must hold a JSON list of "
+                "{name, description, kind, weights, temperature, epsilon} objects"
+            ) from None
+        return [self.register(s).name for s in loaded]
+
+
+@njit(cache=True)
+def option_score(weights: np.ndarray, strat: int, decision: int, features: np.ndarray, i: int) -> float:
+    """Linear score of option ``i``: the dot product of its feature row with the strategy's weights."""
+    s = 0.0
+    for f in range(features.shape[1]):
+        s += weights[strat, decision, f] * features[i, f]
+    return s
+
+
+@njit(cache=True)
+def choose(
+    kind: np.ndarray,
+    params: np.ndarray,
+    weights: np.ndarray,
+    strat: int,
+    decision: int,
+    features: np.ndarray,
+    n_opt: int,
+    rng: np.ndarray,
+) -> int:
+    """The decision choke point: the index of the option that strategy ``strat`` picks."""
+    if n_opt <= 1:
+        return 0
+    if kind[strat] == POLICY_RANDOM or (params[strat, P_EPSILON] > 0.0 and uniform(rng) < params[strat, P_EPSILON]):
+        return randint(rng, n_opt)
+    temperature = params[strat, P_TEMPERATURE]
+    best = 0
+    best_score = -np.inf
+    ties = 0
+    for i in range(n_opt):
+        sc = option_score(weights, strat, decision, features, i)
+        if sc > best_score + 1e-12:
+            best_score = sc
+            best = i
+            ties = 1
+        elif sc >= best_score - 1e-12:
+            ties += 1
+            if randint(rng, ties) == 0:
+                best = i
+    if temperature <= 0.0:
+        return best
+    total = 0.0
+    for i in range(n_opt):
+        total += np.exp((option_score(weights, strat, decision, features, i) - best_score) / temperature)
+    target = uniform(rng) * total
+    acc = 0.0
+    for i in range(n_opt):
+        acc += np.exp((option_score(weights, strat, decision, features, i) - best_score) / temperature)
+        if acc >= target:
+            return i
+    return n_opt - 1
