@@ -59,7 +59,7 @@ def next_u64(state: np.ndarray) -> np.uint64:
 @njit(cache=True)
 def randint(state: np.ndarray, n: int) -> int:
     """Uniform integer in ``[0, n)`` (Lemire's multiply-shift; bias below 2**-32 for small n)."""
-    return int((next_u64(state) >> uint64(32)) * uint64(n) >> uint64(32))
+    return np.int64((next_u64(state) >> uint64(32)) * uint64(n) >> uint64(32))
 
 
 @njit(cache=True)

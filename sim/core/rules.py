@@ -24,7 +24,7 @@ def _parse(value: str, typ: type, field: str) -> Any:
         ) from None
 
 
-def apply_overrides(rules: Any, assignments: Iterable[str]) -> Any:
+def apply_overrides(rules: Any, assignments: Iterable[str], game: str) -> Any:
     """Return ``rules`` with each ``FIELD=VALUE`` applied, parsed to the field's declared type."""
     fields = {f.name: f for f in dataclasses.fields(rules)}
     changes: dict[str, Any] = {}
@@ -35,7 +35,7 @@ def apply_overrides(rules: Any, assignments: Iterable[str]) -> Any:
         name = name.strip()
         if name not in fields:
             raise PlaytestError(
-                f"--set {name}: unknown rules field for {type(rules).__module__.split('.')[1]}; "
+                f"--set {name}: unknown rules field for {game}; "
                 f"fields are {', '.join(fields)}"
             )
         typ = type(getattr(rules, name))

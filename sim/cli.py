@@ -1,0 +1,151 @@
+"""The `playtest` command: games | strategies | run | report | replay | bench.
+
+Bad input ends in one line on stderr naming the problem and the fix, with exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from sim.core.errors import PlaytestError
+from sim.core.spec import game_names, get_game
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose usage errors are one line, like every other playtest error."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise PlaytestError(f"{message}; see `{self.prog} --help`")
+
+
+def _strategy_list(text: str) -> list[str]:
+    return [s.strip() for s in text.split(",") if s.strip()]
+
+
+def _add_study_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help="game name (see `playtest games`)")
+    p.add_argument("--players", type=int, required=True, help="number of players")
+    p.add_argument("--strategies", type=_strategy_list, help="comma-separated strategy per seat, or one for all")
+    p.add_argument("--strategy-file", help="JSON file of extra strategies to register before the run")
+    p.add_argument("--rotate", action="store_true", help="rotate the lineup through the seats game by game")
+    p.add_argument("--seed", type=int, default=0, help="run seed (game i derives its randomness from seed and i)")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="FIELD=VALUE",
+                   help="rules variant, e.g. --set win_gold=30 (repeatable)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="playtest", description="Monte Carlo balance analysis for board games.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    sub.add_parser("games", help="list the games")
+
+    p = sub.add_parser("strategies", help="list a game's strategies")
+    p.add_argument("game")
+
+    p = sub.add_parser("run", help="simulate a study and log every game")
+    _add_study_args(p)
+    p.add_argument("--games", type=int, required=True, help="number of games")
+    p.add_argument("--jobs", type=int, default=-1, help="worker processes (default: all cores)")
+    p.add_argument("--out", help="run directory (default runs/<run-id>); re-run the same command to resume")
+    p.add_argument("--backend", default="loky", choices=["loky", "dask"], help="joblib backend")
+    p.add_argument("--scheduler", help="Dask scheduler address for --backend dask")
+    p.add_argument("--chunk-size", type=int, help="games per part file (default: the game's)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("report", help="write a balance report from one or more runs")
+    p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR")
+    p.add_argument("--out", type=Path, help="report directory (default RUN_DIR/report)")
+
+    p = sub.add_parser("replay", help="print one game turn by turn")
+    _add_study_args(p)
+    p.add_argument("--game-index", type=int, default=0, help="which game of the run to replay")
+
+    p = sub.add_parser("bench", help="measure games/s with and without JIT")
+    p.add_argument("game")
+    p.add_argument("--players", type=int)
+    p.add_argument("--games", type=int, default=200_000)
+    p.add_argument("--jobs", type=int, default=-1)
+    p.add_argument("--nojit-seconds", type=float, default=20.0, help="how long to time the no-JIT run")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def _register_file(game: str, path: str | None) -> None:
+    if path:
+        get_game(game).strategies.load_file(path)
+
+
+def _cmd_games(args: argparse.Namespace) -> None:
+    for name in game_names():
+        spec = get_game(name)
+        print(f"{name:14s} {spec.title} ({spec.min_players}-{spec.max_players} players)")
+
+
+def _cmd_strategies(args: argparse.Namespace) -> None:
+    for s in get_game(args.game).strategies:
+        print(f"{s.name:14s} {s.description}")
+
+
+def _cmd_run(args: argparse.Namespace) -> None:
+    from sim.runner import run_study
+
+    _register_file(args.game, args.strategy_file)
+    run_dir = run_study(args.game, args.players, args.games, args.strategies, args.rotate, args.seed,
+                        args.jobs, args.out, args.overrides, args.backend, args.scheduler,
+                        progress=not args.quiet, chunk_size=args.chunk_size)
+    print(f"logs written to {run_dir}; next: playtest report {run_dir}")
+
+
+def _cmd_report(args: argparse.Namespace) -> None:
+    from analysis.report import write_report
+
+    out = args.out or args.run_dirs[0] / "report"
+    path = write_report(list(args.run_dirs), out)
+    print(f"report written to {path}")
+
+
+def _cmd_replay(args: argparse.Namespace) -> None:
+    from sim.study import plan_study
+
+    if args.game_index < 0:
+        raise PlaytestError(f"--game-index must be >= 0, not {args.game_index}")
+    _register_file(args.game, args.strategy_file)
+    study = plan_study(args.game, args.players, args.game_index + 1, args.strategies, args.rotate, args.seed,
+                       args.overrides)
+    seat_row = study.seats(args.game_index, 1)[0]
+    print(study.spec.replay(study.rules, study.n_players, seat_row, args.game_index, study.seed, study.table(),
+                            study.strategy_names()))
+
+
+def _cmd_bench(args: argparse.Namespace) -> None:
+    from sim.bench import format_bench, run_bench
+
+    get_game(args.game)
+    result = run_bench(args.game, args.players, args.games, args.jobs, args.nojit_seconds)
+    print(json.dumps(result) if args.json else format_bench(result))
+
+
+COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "run": _cmd_run, "report": _cmd_report,
+            "replay": _cmd_replay, "bench": _cmd_bench}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit code."""
+    try:
+        args = build_parser().parse_args(argv)
+        COMMANDS[args.command](args)
+    except PlaytestError as exc:
+        print(f"playtest: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("playtest: interrupted; re-run the same command to resume", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+"""Run a study: chunks of games over joblib (local processes or a Dask cluster), logged part by part.
+
+Each part is a fixed range of game indices, and game i's randomness comes from (seed, i), so the logs
+are identical whatever the number of workers or the backend. Re-running the same command resumes:
+parts listed in the manifest with a good checksum are kept, the rest are (re)done.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import platform
+import subprocess
+import time
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+import joblib
+from tqdm import tqdm
+
+from sim.core.errors import PlaytestError
+from sim.core.spec import ChunkResult, get_game
+from sim.logs import part_is_intact, read_manifest, records_to_frames, write_manifest, write_part
+from sim.study import Study, plan_study
+from strategies.core import StrategyTable
+
+PACKAGES = ("playtest", "numba", "numpy", "pandas", "pyarrow", "joblib")
+
+
+def play_part(study: Study, table: StrategyTable, part: int) -> tuple[int, ChunkResult]:
+    """Play one part's games in this process (the unit of work sent to joblib workers)."""
+    first, n = study.part_range(part)
+    spec = get_game(study.game)
+    return part, spec.play_chunk(study.rules, study.n_players, study.seats(first, n), first, n, study.seed, table)
+
+
+def warm_up(study: Study, table: StrategyTable) -> float:
+    """Compile (or load from cache) the game's kernels here, so workers find them cached; seconds taken."""
+    t0 = time.perf_counter()
+    spec = get_game(study.game)
+    spec.play_chunk(study.rules, study.n_players, study.seats(0, 1), 0, 1, study.seed, table)
+    return time.perf_counter() - t0
+
+
+def _versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for pkg in PACKAGES:
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            out[pkg] = metadata.version(pkg)
+    return out
+
+
+def _git_commit() -> str | None:
+    try:
+        res = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
+                             cwd=Path(__file__).resolve().parent)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return res.stdout.strip() or None
+
+
+@contextlib.contextmanager
+def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[int]:
+    """Yield the n_jobs to use inside the chosen joblib backend."""
+    if backend == "loky":
+        with joblib.parallel_config(backend="loky"):
+            yield jobs
+    elif backend == "dask":
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise PlaytestError("the dask backend needs dask.distributed; pip install 'playtest[dask]'") from None
+        if not scheduler:
+            raise PlaytestError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+        try:
+            client = Client(scheduler, timeout=10)
+        except (OSError, TimeoutError) as exc:
+            raise PlaytestError(f"cannot reach the Dask scheduler at {scheduler} ({exc}); start it or fix --scheduler") from None
+        try:
+            with joblib.parallel_config(backend="dask"):
+                yield -1
+        finally:
+            client.close()
+    else:
+        raise PlaytestError(f"unknown backend '{backend}'; use loky or dask")
+
+
+def _open_run(run_dir: Path, study: Study) -> dict[str, Any]:
+    """Load a matching manifest to resume, or start a new one; refuse a directory holding another study."""
+    config = study.config()
+    manifest = read_manifest(run_dir)
+    if manifest is None:
+        return {**config, "complete": False, "parts": []}
+    for key, value in config.items():
+        if key != "title" and manifest.get(key) != value:
+            raise PlaytestError(
+                f"{run_dir} holds a different study ({key} differs); pass another --out or delete that directory"
+            )
+    return manifest
+
+
+def execute(study: Study, run_dir: Path, jobs: int = -1, backend: str = "loky",
+            scheduler: str | None = None, progress: bool = True) -> Path:
+    """Play every missing part of ``study`` into ``run_dir`` and complete its manifest."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    manifest = _open_run(run_dir, study)
+    kept = {e["index"]: e for e in manifest["parts"] if part_is_intact(run_dir, e)}
+    redo = sorted({e["index"] for e in manifest["parts"]} - set(kept))
+    if redo:
+        tqdm.write(f"playtest: redoing {len(redo)} part(s) whose files are missing or fail their checksum: {redo}")
+    todo = [p for p in range(study.n_parts()) if p not in kept]
+    manifest.update(parts=sorted(kept.values(), key=lambda e: e["index"]), complete=not todo)
+    manifest.update(versions=_versions(), git_commit=_git_commit())
+    write_manifest(run_dir, manifest)
+    if not todo:
+        return run_dir
+    table = study.table()
+    names = study.strategy_names()
+    compile_s = warm_up(study, table)
+    t0 = time.perf_counter()
+    spec = study.spec
+    n_todo = sum(study.part_range(p)[1] for p in todo)
+    with tqdm(total=n_todo, unit="games", unit_scale=True, disable=not progress, desc=study.game,
+              smoothing=0.1) as bar, _backend(backend, scheduler, jobs) as n_jobs:
+        parallel = joblib.Parallel(n_jobs=min(n_jobs, len(todo)) if n_jobs > 0 else n_jobs,
+                                   return_as="generator_unordered")
+        for part, result in parallel(joblib.delayed(play_part)(study, table, p) for p in todo):
+            first, n = study.part_range(part)
+            frames = records_to_frames(spec, result, first, study.seats(first, n), names)
+            entry = {"index": part, "first_game": first, "n_games": n, **write_part(run_dir, part, frames)}
+            manifest["parts"] = sorted(manifest["parts"] + [entry], key=lambda e: e["index"])
+            write_manifest(run_dir, manifest)
+            bar.update(n)
+    wall = time.perf_counter() - t0
+    manifest.update(complete=True, timings={"compile_s": round(compile_s, 3), "wall_s": round(wall, 3),
+                                            "games_per_s": round(n_todo / wall, 1), "games_timed": n_todo})
+    write_manifest(run_dir, manifest)
+    return run_dir
+
+
+def run_study(
+    game: str,
+    players: int,
+    games: int,
+    strategies: Sequence[str] | None = None,
+    rotate: bool = False,
+    seed: int = 0,
+    jobs: int = -1,
+    out: str | Path | None = None,
+    overrides: Sequence[str] = (),
+    backend: str = "loky",
+    scheduler: str | None = None,
+    progress: bool = True,
+    chunk_size: int | None = None,
+) -> Path:
+    """Plan and run a study; return its run directory (default ``runs/<run-id>``)."""
+    study = plan_study(game, players, games, strategies, rotate, seed, overrides, chunk_size)
+    run_dir = Path(out) if out else Path("runs") / study.run_id()
+    return execute(study, run_dir, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
+

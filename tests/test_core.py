@@ -1,0 +1,120 @@
+"""Shared machinery: per-game seeding, the decision choke point, ranking, decks, graph distances."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.core.deck import discard_card, draw
+from sim.core.graph import UNREACHED, bfs_distances
+from sim.core.ranking import rank_seats
+from sim.core.rng import new_state, randint, seed_game, shuffle, uniform
+from strategies.core import DecisionSchema, Strategy, StrategyRegistry, choose
+from sim.core.errors import PlaytestError
+
+
+def _stream(seed: int, game: int, n: int = 20) -> list[int]:
+    s = new_state()
+    seed_game(s, seed, game)
+    return [randint(s, 1000) for _ in range(n)]
+
+
+def test_seeding_depends_only_on_seed_and_game_index():
+    assert _stream(1, 5) == _stream(1, 5)
+    assert _stream(1, 5) != _stream(1, 6)
+    assert _stream(1, 5) != _stream(2, 5)
+
+
+def test_randint_and_uniform_are_uniform():
+    s = new_state()
+    seed_game(s, 3, 0)
+    counts = np.bincount([randint(s, 6) for _ in range(60_000)], minlength=6)
+    assert counts.min() > 9_500 and counts.max() < 10_500
+    u = np.array([uniform(s) for _ in range(20_000)])
+    assert 0.0 <= u.min() and u.max() < 1.0 and abs(u.mean() - 0.5) < 0.01
+
+
+def test_shuffle_is_a_permutation():
+    s = new_state()
+    seed_game(s, 1, 1)
+    a = np.arange(58)
+    shuffle(s, a, 58)
+    assert sorted(a.tolist()) == list(range(58)) and a.tolist() != list(range(58))
+
+
+SCHEMA = DecisionSchema(("pick",), ("value", "risk"))
+
+
+def _registry() -> StrategyRegistry:
+    return StrategyRegistry("toy", SCHEMA, [
+        Strategy("random", "uniform", "random"),
+        Strategy("greedy", "max value", weights={"pick": {"value": 1.0}}),
+        Strategy("soft", "softmax", weights={"pick": {"value": 1.0}}, temperature=1.0),
+    ])
+
+
+def test_choose_weights_random_and_softmax():
+    table = _registry().table(["random", "greedy", "soft"])
+    feats = np.array([[1.0, 0.0], [3.0, 0.0], [2.0, 0.0]])
+    s = new_state()
+    seed_game(s, 0, 0)
+    picks = {k: np.bincount([choose(table.kind, table.params, table.weights, k, 0, feats, 3, s)
+                             for _ in range(6000)], minlength=3) for k in range(3)}
+    assert picks[1].tolist() == [0, 6000, 0]
+    assert picks[0].min() > 1800
+    soft = picks[2] / 6000
+    expected = np.exp([1.0, 3.0, 2.0]) / np.exp([1.0, 3.0, 2.0]).sum()
+    assert np.allclose(soft, expected, atol=0.03)
+
+
+def test_choose_breaks_ties_at_random():
+    table = _registry().table(["greedy"])
+    feats = np.array([[2.0, 0.0], [2.0, 0.0], [1.0, 0.0]])
+    s = new_state()
+    seed_game(s, 0, 0)
+    picks = np.bincount([choose(table.kind, table.params, table.weights, 0, 0, feats, 3, s) for _ in range(4000)],
+                        minlength=3)
+    assert picks[2] == 0 and abs(picks[0] - picks[1]) < 300
+
+
+def test_registry_rejects_unknown_names():
+    reg = _registry()
+    with pytest.raises(PlaytestError, match="unknown feature"):
+        reg.register(Strategy("bad", "x", weights={"pick": {"nosuch": 1.0}}))
+    with pytest.raises(PlaytestError, match="unknown decision"):
+        reg.register(Strategy("bad", "x", weights={"nosuch": {"value": 1.0}}))
+    with pytest.raises(PlaytestError, match="unknown strategy"):
+        reg.get("nosuch")
+
+
+def test_rank_seats_shares_exact_ties():
+    keys = np.array([[5, 1], [7, 0], [5, 1], [5, 0]], dtype=np.int64)
+    rank = np.zeros(4, dtype=np.int64)
+    rank_seats(keys, 4, rank)
+    assert rank.tolist() == [2, 1, 2, 4]
+
+
+def test_deck_reshuffles_discard_when_empty():
+    s = new_state()
+    seed_game(s, 0, 0)
+    deck = np.zeros(5, np.int64)
+    discard = np.zeros(5, np.int64)
+    counts = np.array([2, 0], np.int64)
+    deck[:2] = [10, 11]
+    assert draw(deck, counts, discard, s) == 11 and draw(deck, counts, discard, s) == 10
+    for c in (1, 2, 3):
+        discard_card(discard, counts, c)
+    drawn = sorted(draw(deck, counts, discard, s) for _ in range(3))
+    assert drawn == [1, 2, 3] and counts.tolist() == [0, 0]
+    assert draw(deck, counts, discard, s) == -1
+
+
+def test_bfs_distances_avoid_blocked_nodes():
+    # path graph 0-1-2-3 plus shortcut 0-3 through blocked node 4
+    adj = np.array([[1, 4], [0, 2], [1, 3], [2, 4], [0, 3]], dtype=np.int64)
+    deg = np.array([2, 2, 2, 2, 2], dtype=np.int64)
+    blocked = np.array([0, 0, 0, 0, 1], dtype=np.bool_)
+    dist = np.zeros(5, np.int64)
+    queue = np.zeros(5, np.int64)
+    bfs_distances(adj, deg, blocked, 0, dist, queue)
+    assert dist.tolist() == [0, 1, 2, 3, UNREACHED]
