@@ -3,8 +3,9 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PLAYTEST := $(BIN)/playtest
 
-.PHONY: demo test install bench clean
+.PHONY: demo demo-sea-trade demo-bus test install bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -14,15 +15,24 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-demo: $(STAMP)
-	$(BIN)/playtest run sea_trade --players 4 --games 1000000 --rotate --seed 1 --out runs/demo-sea_trade
-	$(BIN)/playtest report runs/demo-sea_trade --out reports/sea_trade
+demo: demo-sea-trade demo-bus
+
+demo-sea-trade: $(STAMP)
+	$(PLAYTEST) run sea_trade --players 4 --games 1000000 --rotate --seed 1 --out runs/demo-sea_trade-4p
+	$(PLAYTEST) report runs/demo-sea_trade-4p --out reports/sea_trade
+
+demo-bus: $(STAMP)
+	$(PLAYTEST) run bus --players 4 --games 1000000 --rotate --seed 1 --out runs/demo-bus-4p
+	$(PLAYTEST) run bus --players 3 --games 200000 --rotate --seed 1 --out runs/demo-bus-3p
+	$(PLAYTEST) run bus --players 5 --games 200000 --rotate --seed 1 --out runs/demo-bus-5p
+	$(PLAYTEST) report runs/demo-bus-4p runs/demo-bus-3p runs/demo-bus-5p --out reports/bus
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 tests
 
 bench: $(STAMP)
-	$(BIN)/playtest bench sea_trade --players 4
+	$(PLAYTEST) bench sea_trade --players 4
+	$(PLAYTEST) bench bus --players 4
 
 clean:
 	rm -rf $(VENV) runs

@@ -86,8 +86,11 @@ def _cmd_games(args: argparse.Namespace) -> None:
 
 
 def _cmd_strategies(args: argparse.Namespace) -> None:
-    for s in get_game(args.game).strategies:
+    registry = get_game(args.game).strategies
+    for s in registry:
         print(f"{s.name:14s} {s.description}")
+    print(f"\ndecisions (weights keys): {', '.join(registry.schema.decisions)}")
+    print(f"features (per option):    {', '.join(registry.schema.features)}")
 
 
 def _cmd_run(args: argparse.Namespace) -> None:

@@ -92,7 +92,9 @@ def test_games_and_strategies_list(capsys):
     out = capsys.readouterr().out
     assert "sea_trade" in out and "bus" in out
     assert main(["strategies", "sea_trade"]) == 0
-    assert {"random", "trader", "raider", "blocker"} <= {l.split()[0] for l in capsys.readouterr().out.splitlines()}
+    lines = capsys.readouterr().out.splitlines()
+    assert {"random", "trader", "raider", "blocker"} <= {line.split()[0] for line in lines if line.strip()}
+    assert any(line.startswith("features") for line in lines)
 
 
 @pytest.mark.parametrize("game, players", [("sea_trade", 3), ("bus", 4)])
