@@ -1,0 +1,218 @@
+"""Matplotlib figures a designer reads without the code: titles, units, 1/n reference lines, 95% error bars.
+
+Figures are built on ``matplotlib.figure.Figure`` with the Agg canvas (never pyplot), so reports
+leak no global state and notebooks keep their own backend.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from analysis.stats import SeatBalance, seat_label
+
+EXPECTED_STYLE = {"color": "tab:red", "linestyle": "--", "linewidth": 1.2}
+
+
+def new_figure(width: float = 7.0, height: float = 4.0) -> Figure:
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def to_png(fig: Figure, dpi: int = 100) -> bytes:
+    """PNG bytes of a figure (for embedding in HTML or saving)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    return buf.getvalue()
+
+
+def _errors(table: pd.DataFrame, value: str, scale: float) -> np.ndarray:
+    v = table[value].to_numpy(float)
+    return np.clip(np.vstack([v - table["lo"].to_numpy(float), table["hi"].to_numpy(float) - v]) * scale, 0, None)
+
+
+def rate_bars(table: pd.DataFrame, title: str, xlabel: str, ylabel: str = "win rate (%)",
+              expected: float | None = None, labels: Sequence[str] | None = None, value: str = "rate",
+              percent: bool = True) -> Figure:
+    """Bars of a rate (or mean) per group with 95% error bars (lo/hi columns) and an expected-value line."""
+    fig = new_figure(max(5.0, 0.9 * len(table) + 2.5), 4.0)
+    ax = fig.add_subplot()
+    scale = 100.0 if percent else 1.0
+    names = [str(x) for x in (labels if labels is not None else table.index)]
+    x = np.arange(len(table))
+    ax.bar(x, table[value].to_numpy(float) * scale, color="tab:blue", alpha=0.75,
+           yerr=_errors(table, value, scale), capsize=4, ecolor="black", label="observed, 95% interval")
+    if expected is not None:
+        ax.axhline(expected * scale, **EXPECTED_STYLE, label=f"expected with no effect ({expected * scale:.1f}{'%' if percent else ''})")
+    long = max((len(line) for n in names for line in n.split("\n")), default=0) > 10
+    ax.set_xticks(x, names, rotation=30 if long else 0, ha="right" if long else "center")
+    top = np.nanmax(np.append(table["hi"].to_numpy(float) * scale, (expected or 0) * scale))
+    if np.isfinite(top) and top > 0:
+        ax.set_ylim(0 if np.nanmin(table["lo"].to_numpy(float)) >= 0 else None, top * 1.3)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(loc="upper right", fontsize=8)
+    if "n" in table.columns:
+        for xi, n in zip(x, table["n"]):
+            ax.annotate(f"n={int(n):,}", (xi, 0), xytext=(0, 3), textcoords="offset points", ha="center", fontsize=7, color="white")
+    return fig
+
+
+def seat_win_rates(balance: SeatBalance, title: str | None = None) -> Figure:
+    """Win rate per seat with Wilson 95% intervals against the equal-share line."""
+    labels = [seat_label(s).replace(" (first player)", "\n(first)") for s in balance.table.index]
+    return rate_bars(balance.table, title or f"Win rate by seat ({balance.n_games:,} games)", "seat (turn order)",
+                     expected=balance.expected, labels=labels)
+
+
+def strategy_win_rates(table: pd.DataFrame, n_games: int, title: str | None = None) -> Figure:
+    """Win rate per strategy (share of seats it played that it won) with Wilson 95% intervals."""
+    exp = float(table["expected"].iloc[0]) if "expected" in table.columns and len(table) else None
+    return rate_bars(table, title or f"Win rate by strategy ({n_games:,} games)", "strategy", expected=exp)
+
+
+def ratings_plot(ratings: pd.DataFrame, n_games: int) -> Figure:
+    """Bradley-Terry ratings on the Elo scale with bootstrap 95% intervals (0 = average strategy)."""
+    fig = new_figure(8.0, max(2.5, 0.5 * len(ratings) + 1.5))
+    ax = fig.add_subplot()
+    r = ratings.iloc[::-1]
+    y = np.arange(len(r))
+    err = np.clip(np.vstack([r["rating"] - r["lo"], r["hi"] - r["rating"]]).astype(float), 0, None)
+    ax.errorbar(r["rating"], y, xerr=np.nan_to_num(err), fmt="o", capsize=4, color="tab:blue")
+    ax.axvline(0, **EXPECTED_STYLE, label="average strategy")
+    ax.set_yticks(y, r["strategy"])
+    ax.set_xlabel("rating (Elo points; +100 = finishes above the average strategy 64% of the time)")
+    ax.set_title(f"Strategy ratings (Bradley-Terry, 95% bootstrap intervals, {n_games:,} games)")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def heatmap(matrix: pd.DataFrame, title: str, xlabel: str, ylabel: str, fmt: str = "{:.0%}",
+            cmap: str = "RdBu", center: float | None = 0.5, min_span: float = 0.1) -> Figure:
+    """Annotated matrix (e.g. head-to-head rates, cubes per action and slot); NaN cells left blank.
+
+    With ``center`` the colour scale is symmetric around it and spans at least ``min_span``, so
+    differences of a point or two do not look dramatic.
+    """
+    fig = new_figure(max(4.5, 0.9 * matrix.shape[1] + 2.5), max(3.0, 0.6 * matrix.shape[0] + 1.8))
+    ax = fig.add_subplot()
+    vals = matrix.to_numpy(float)
+    finite = vals[np.isfinite(vals)]
+    if center is not None and finite.size:
+        span = max(abs(finite.max() - center), abs(finite.min() - center), min_span)
+        vmin, vmax = center - span, center + span
+    else:
+        vmin, vmax = (min(0.0, finite.min()), finite.max()) if finite.size else (0, 1)
+    im = ax.imshow(np.ma.masked_invalid(vals), cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
+    ax.set_xticks(range(matrix.shape[1]), [str(c) for c in matrix.columns], rotation=30, ha="right")
+    ax.set_yticks(range(matrix.shape[0]), [str(i) for i in matrix.index])
+    for (i, j), v in np.ndenumerate(vals):
+        if np.isfinite(v):
+            ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=8)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    fig.colorbar(im, ax=ax, shrink=0.8)
+    return fig
+
+
+def head_to_head(matrix: pd.DataFrame, n_games: int) -> Figure:
+    """Share of meetings in which the row strategy finished above the column strategy."""
+    return heatmap(matrix, f"Head-to-head: row finishes above column ({n_games:,} games)",
+                   "opponent strategy", "strategy")
+
+
+def count_histogram(values: pd.Series, title: str, xlabel: str, ylabel: str = "share of games (%)") -> Figure:
+    """Distribution of a whole-number quantity as the percentage at each value, with the median marked."""
+    fig = new_figure()
+    ax = fig.add_subplot()
+    v = pd.Series(values).dropna()
+    counts = v.value_counts().sort_index()
+    ax.bar(counts.index.to_numpy(float), 100.0 * counts.to_numpy() / max(len(v), 1), width=0.8, color="tab:blue", alpha=0.75)
+    if len(v):
+        ax.axvline(float(v.median()), color="black", linestyle=":", label=f"median {v.median():g}, mean {v.mean():.2f}")
+        ax.legend(fontsize=8)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    return fig
+
+
+def category_shares(table: pd.DataFrame, title: str, xlabel: str) -> Figure:
+    """Share of each category (``proportion_table`` output) with Wilson 95% intervals."""
+    t = table.rename(columns={"share": "rate", "count": "n"})
+    return rate_bars(t, title, xlabel, ylabel="share of games (%)")
+
+
+def box_by(df: pd.DataFrame, by: str, value: str, title: str, xlabel: str, ylabel: str) -> Figure:
+    """Box plots (whiskers 5-95%) of a value per group, to compare score distributions."""
+    fig = new_figure()
+    ax = fig.add_subplot()
+    groups = [(str(k), g[value].to_numpy(float)) for k, g in df.groupby(by, observed=True, sort=True)]
+    ax.boxplot([g for _, g in groups], tick_labels=[k for k, _ in groups], whis=(5, 95), showfliers=False, showmeans=True)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    return fig
+
+
+def line_with_band(table: pd.DataFrame, x: str, title: str, xlabel: str, ylabel: str, value: str = "rate",
+                   percent: bool = True, expected: float | None = None, by: str | None = None) -> Figure:
+    """A rate or mean against an ordered x (round, distance...) with its 95% band; one line per ``by`` group."""
+    fig = new_figure()
+    ax = fig.add_subplot()
+    scale = 100.0 if percent else 1.0
+    groups = [(None, table)] if by is None else list(table.groupby(by, observed=True, sort=True))
+    for name, g in groups:
+        g = g.sort_values(x)
+        ax.plot(g[x], g[value] * scale, marker="o", label=None if name is None else str(name))
+        ax.fill_between(g[x].to_numpy(float), g["lo"].to_numpy(float) * scale, g["hi"].to_numpy(float) * scale, alpha=0.2)
+    if expected is not None:
+        ax.axhline(expected * scale, **EXPECTED_STYLE, label="expected with no effect")
+    if by is not None or expected is not None:
+        ax.legend(fontsize=8)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    return fig
+
+
+def compare_seat_advantage(balances: Mapping[str, SeatBalance]) -> Figure:
+    """Seat win rate minus the equal share, per run, in percentage points with 95% intervals."""
+    fig = new_figure(8.0, 4.2)
+    ax = fig.add_subplot()
+    k = len(balances)
+    width = 0.8 / max(k, 1)
+    for i, (name, bal) in enumerate(balances.items()):
+        t = bal.table
+        x = t.index.to_numpy(float) + (i - (k - 1) / 2) * width
+        d = 100.0 * (t["rate"] - bal.expected)
+        err = np.clip(100.0 * np.vstack([t["rate"] - t["lo"], t["hi"] - t["rate"]]).astype(float), 0, None)
+        ax.errorbar(x, d, yerr=err, fmt="o", capsize=3, label=f"{name}")
+    ax.axhline(0, **EXPECTED_STYLE)
+    n_seats = max((b.n_players for b in balances.values()), default=0)
+    ax.set_xticks(range(n_seats), [f"{s + 1}" for s in range(n_seats)])
+    ax.set_xlabel("seat (1 = first player)")
+    ax.set_ylabel("win rate minus equal share (percentage points)")
+    ax.set_title("Seat advantage per run, 95% intervals")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def standard_error_curve(curve: pd.DataFrame, title: str) -> Figure:
+    """Standard error of a win-rate estimate against games played (log-log): how fast estimates settle."""
+    fig = new_figure()
+    ax = fig.add_subplot()
+    ax.loglog(curve["games"], 100.0 * curve["se"], marker="o")
+    ax.set_title(title)
+    ax.set_xlabel("games played")
+    ax.set_ylabel("standard error (percentage points)")
+    ax.grid(True, which="both", alpha=0.3)
+    return fig

@@ -1,0 +1,115 @@
+"""Report building blocks and the registry of game-specific report sections (one module per game).
+
+A game module ``analysis/sections/<game>.py`` defines ``sections(run) -> list[Section]`` and may
+define ``compare(runs) -> list[Section]`` for several runs of that game (e.g. 3, 4 and 5 players).
+Sections skip a figure whose optional column is missing and say so; they never drop data silently.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Sequence, Union
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis.load import Run
+
+SECTION_MODULES = {"sea_trade": "analysis.sections.sea_trade", "bus": "analysis.sections.bus"}
+"""Game name -> module with that game's specific sections (imported on first use)."""
+
+
+@dataclass
+class Table:
+    """A display-ready table (cells already formatted) with a caption."""
+
+    frame: pd.DataFrame
+    caption: str
+
+
+@dataclass
+class Plot:
+    """A figure with a file-name stem (unique within its section) and a caption."""
+
+    name: str
+    figure: Figure
+    caption: str
+
+
+Block = Union[str, Table, Plot]
+
+
+@dataclass
+class Section:
+    """A titled part of a report: paragraphs (str), tables and plots in reading order."""
+
+    title: str
+    blocks: list[Block] = field(default_factory=list)
+
+
+def game_sections(run: Run) -> list[Section]:
+    """The game's own sections, or a note when the game has none registered."""
+    module = SECTION_MODULES.get(run.game)
+    if module is None:
+        return [Section(f"{run.title}: game-specific analysis", [f"No specific sections are registered for '{run.game}'."])]
+    return importlib.import_module(module).sections(run)
+
+
+def game_comparison(runs: Sequence[Run]) -> list[Section]:
+    """The game's own comparison sections across runs (empty when it defines none or games differ)."""
+    games = {r.game for r in runs}
+    module = SECTION_MODULES.get(next(iter(games))) if len(games) == 1 else None
+    compare = getattr(importlib.import_module(module), "compare", None) if module else None
+    return compare(runs) if compare else []
+
+
+def missing_columns(frame: pd.DataFrame, columns: Sequence[str]) -> list[str]:
+    return [c for c in columns if c not in frame.columns]
+
+
+def skip_note(what: str, missing: Sequence[str]) -> str:
+    """The sentence shown in place of a figure whose columns are not in this run's logs."""
+    return f"Skipped '{what}': column(s) {', '.join(missing)} not in this run's logs."
+
+
+def ci(rate: float, lo: float, hi: float, percent: bool = True, digits: int = 1) -> str:
+    """'27.9% [27.6, 28.2]' (or plain numbers when ``percent`` is False)."""
+    if pd.isna(rate):
+        return "n/a"
+    if percent:
+        return f"{100 * rate:.{digits}f}% [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
+    return f"{rate:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def rate_display(table: pd.DataFrame, label: str, labels: Sequence[str] | None = None, what: str = "win rate") -> pd.DataFrame:
+    """Format a ``stats.rate_table`` for a report: n, rate with 95% interval, difference to expected."""
+    out = pd.DataFrame({label: [str(x) for x in (labels if labels is not None else table.index)]})
+    out["n"] = [f"{int(n):,}" for n in table["n"]]
+    out[f"{what} [95% CI]"] = [ci(r, lo, hi) for r, lo, hi in zip(table["rate"], table["lo"], table["hi"])]
+    if "expected" in table.columns:
+        out["vs expected"] = [f"{d:+.1f} pts" for d in table["diff_pp"]]
+    if "p_holm" in table.columns:
+        out["p (Holm)"] = [f"{p:.3g}" for p in table["p_holm"]]
+    return out
+
+
+def mean_display(table: pd.DataFrame, label: str, what: str, digits: int = 2) -> pd.DataFrame:
+    """Format a ``stats.mean_table``: n, mean with 95% interval, median."""
+    out = pd.DataFrame({label: [str(x) for x in table.index]})
+    out["n"] = [f"{int(n):,}" for n in table["n"]]
+    out[f"mean {what} [95% CI]"] = [ci(m, lo, hi, percent=False, digits=digits)
+                                    for m, lo, hi in zip(table["mean"], table["lo"], table["hi"])]
+    out["median"] = [f"{m:g}" for m in table["median"]]
+    return out
+
+
+def describe_display(rows: dict[str, pd.Series], digits: int = 2) -> pd.DataFrame:
+    """Format several ``stats.describe`` results (one row each): mean [CI], sd and quantiles."""
+    out = []
+    for name, d in rows.items():
+        out.append({"": name, "n": f"{int(d['n']):,}",
+                    "mean [95% CI]": ci(d["mean"], d["mean_lo"], d["mean_hi"], percent=False, digits=digits),
+                    "sd": f"{d['sd']:.{digits}f}",
+                    **{k: f"{d[k]:g}" for k in ("min", "p5", "p25", "median", "p75", "p95", "max")}})
+    return pd.DataFrame(out)

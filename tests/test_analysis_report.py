@@ -1,0 +1,70 @@
+"""Tests of analysis.report: files written, images embedded and linked, verdicts and sample sizes stated."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from analysis.report import write_report
+from sim.core.errors import PlaytestError
+from tests.test_analysis_synth import write_run
+
+
+def test_single_run_report_files_and_embedded_images(tmp_path):
+    run_dir = write_run(tmp_path / "sea-adv", n_games=2000, seat_weights=[2.0, 1, 1, 1], seed=21)
+    index = write_report([run_dir], tmp_path / "out")
+    assert index == tmp_path / "out" / "index.html"
+    html = index.read_text()
+    md = (tmp_path / "out" / "report.md").read_text()
+    pngs = sorted(p.name for p in (tmp_path / "out").glob("*.png"))
+    assert len(pngs) >= 10
+    assert html.count('src="data:image/png;base64,') == len(pngs)
+    assert 'src="' + "http" not in html  # self-contained: nothing fetched
+    linked = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
+    assert sorted(linked) == pngs
+    summary = md.split("## Win rate by seat")[0]
+    assert "2,000 with 4 players" in summary
+    assert "Seat 1 (first player) wins" in summary and "a real advantage" in summary
+    assert "Starting-market advantage" in md and "Pirate impact" in md and "Gold curve" in md
+    assert "Seat 1 (first player) wins" in html
+
+
+def test_missing_optional_column_is_skipped_with_a_note(tmp_path):
+    run_dir = write_run(tmp_path / "sea", n_games=600, drop=("start_market", "plunders"), seed=22)
+    md = (write_report([run_dir], tmp_path / "out").parent / "report.md").read_text()
+    assert "Skipped 'win rate by starting market': column(s) start_market not in this run's logs." in md
+    assert "Skipped 'plunders per game': column(s) plunders" in md
+
+
+def test_several_bus_runs_get_a_comparison(tmp_path):
+    dirs = [write_run(tmp_path / f"bus{n}", game="bus", n_players=n, n_games=400,
+                      strategies=["a", "b", "c", "a", "b"][:n], seed=n) for n in (3, 4)]
+    md = (write_report(dirs, tmp_path / "out").parent / "report.md").read_text()
+    first = md.index("## Comparison of runs")
+    assert first < md.index("## bus3 (3p, 400 games): Bus: summary") < md.index("## bus4 (4p, 400 games): Bus: summary")
+    assert "## Bus across runs" in md and "800 games in all" in md
+    assert "no handicap to measure" in md and "## bus4 (4p, 400 games): 18-stick seats and lines" in md
+
+
+def test_unknown_game_still_reports_standard_sections(tmp_path):
+    run_dir = write_run(tmp_path / "other", n_games=300, seed=23)
+    manifest = (run_dir / "manifest.json").read_text().replace('"game": "sea_trade"', '"game": "other"')
+    (run_dir / "manifest.json").write_text(manifest)
+    md = (write_report([run_dir], tmp_path / "out").parent / "report.md").read_text()
+    assert "No specific sections are registered for 'other'." in md and "## Win rate by seat" in md
+
+
+def test_bad_input_raises_playtest_error(tmp_path):
+    with pytest.raises(PlaytestError, match="no run directory"):
+        write_report([], tmp_path / "out")
+    with pytest.raises(PlaytestError, match="manifest.json not found"):
+        write_report([tmp_path / "missing"], tmp_path / "out")
+
+
+def test_rule_variants_comparison_names_the_changed_rule(tmp_path):
+    a = write_run(tmp_path / "cap200", n_games=300, rules={"round_cap": 200, "islands": 10}, seed=24)
+    b = write_run(tmp_path / "cap100", n_games=300, rules={"round_cap": 100, "islands": 10}, seed=25)
+    md = (write_report([a, b], tmp_path / "out").parent / "report.md").read_text()
+    comparison = md.split("## cap200")[0]
+    assert "round_cap=200" in comparison and "round_cap=100" in comparison and "islands" not in comparison

@@ -1,0 +1,121 @@
+"""Tests of analysis.stats on synthetic results with known seat and strategy effects."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import stats
+from sim.core.errors import PlaytestError
+from tests.test_analysis_synth import make_frames
+
+
+def _wilson_formula(k: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def test_wilson_matches_textbook_formula():
+    for k, n in [(30, 100), (0, 50), (279, 1000), (12.5, 40)]:
+        lo, hi = stats.wilson(k, n)
+        elo, ehi = _wilson_formula(k, n)
+        assert lo == pytest.approx(elo, abs=1e-12) and hi == pytest.approx(ehi, abs=1e-12)
+
+
+def test_win_rates_use_win_share_sums():
+    players = pd.DataFrame({"game_index": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "strategy": ["a", "b", "b", "a"],
+                            "win_share": [0.5, 0.5, 1.0, 0.0]})
+    t = stats.win_rates(players, "strategy")
+    assert t.loc["a", "successes"] == 0.5 and t.loc["b", "successes"] == 1.5
+    assert t.loc["b", "rate"] == 0.75 and t.loc["a", "expected"] == 0.5
+
+
+def test_seat_advantage_detected_and_stated():
+    _, players = make_frames("sea_trade", 4, 4000, ["a", "b", "c", "d"], seat_weights=[2.0, 1, 1, 1], seed=3)
+    bal = stats.seat_balance(players)
+    assert bal.table.loc[0, "significant"] and bal.p_value < 1e-6
+    assert 0.36 < bal.table.loc[0, "rate"] < 0.44
+    assert bal.verdict.startswith("Seat 1 (first player) wins") and "a real advantage" in bal.verdict
+    assert "4,000 games" in bal.verdict
+
+
+def test_equal_shares_no_effect_and_mde_stated():
+    _, players = make_frames("sea_trade", 4, 4000, ["a", "b", "c", "d"], seed=4)
+    bal = stats.seat_balance(players)
+    assert not bal.table["significant"].any()
+    assert bal.verdict.startswith("No detectable seat effect")
+    assert f"{100 * bal.mde:.1f} percentage points" in bal.verdict
+    assert 0.02 < bal.mde < 0.04  # ~2.8 points for 4000 games at p=0.25 with 4 tests
+
+
+def test_seat_disadvantage_named():
+    _, players = make_frames("sea_trade", 3, 6000, ["a", "b", "c"], seat_weights=[1, 1, 0.5], seed=5)
+    bal = stats.seat_balance(players)
+    assert "Seat 3 wins" in bal.verdict and "a real disadvantage" in bal.verdict
+
+
+def test_timeouts_lower_the_expected_share():
+    _, players = make_frames("sea_trade", 4, 2000, ["a", "b", "c", "d"], no_winner=0.2, seed=6)
+    bal = stats.seat_balance(players)
+    assert bal.expected == pytest.approx(players["win_share"].sum() / len(players))
+    assert 0.18 < bal.expected < 0.22 and not bal.table["significant"].any()
+
+
+def test_sample_size_inverts_detectable_effect():
+    n = stats.games_needed(0.01, 0.25, n_tests=4)
+    assert stats.min_detectable_effect(n, 0.25, n_tests=4) == pytest.approx(0.01, rel=1e-3)
+    assert stats.games_needed(0.005, 0.25) == pytest.approx(4 * stats.games_needed(0.01, 0.25), rel=1e-3)
+    note = stats.sample_size_note(10_000, 4)
+    assert f"{stats.games_needed(0.01, 0.25, n_tests=4):,} games" in note
+    with pytest.raises(PlaytestError):
+        stats.games_needed(0.0, 0.25)
+
+
+def test_ratings_and_head_to_head_rank_stronger_strategy_first():
+    _, players = make_frames("sea_trade", 4, 3000, ["strong", "weak", "mid", "weak"],
+                             strengths={"strong": 3.0, "mid": 1.5, "weak": 1.0}, seed=7)
+    ratings, h2h = stats.strategy_ratings(players, n_boot=50)
+    assert ratings["strategy"].tolist() == ["strong", "mid", "weak"]
+    top = ratings.iloc[0]
+    assert top["lo"] > 0 and top["lo"] <= top["rating"] <= top["hi"]
+    m = stats.head_to_head_matrix(h2h)
+    assert m.loc["strong", "weak"] > 0.6 and m.loc["strong", "weak"] + m.loc["weak", "strong"] == pytest.approx(1)
+    row = h2h[(h2h.a == "strong") & (h2h.b == "weak")].iloc[0]
+    assert row["lo"] < row["rate"] < row["hi"]
+    # "weak" sits twice in every game: weak-vs-weak pairs carry no information and are not counted
+    assert row["comparisons"] == 3000 * 2
+
+
+def test_bradley_terry_recovers_known_strengths():
+    true = np.log(np.array([4.0, 2.0, 1.0]))
+    true -= true.mean()
+    p = np.exp(true)
+    c = np.full((3, 3), 100_000.0) - np.diag([100_000.0] * 3)
+    w = c * p[:, None] / (p[:, None] + p[None, :])
+    assert np.allclose(stats.bradley_terry(w, c), true, atol=1e-3)
+
+
+def test_rate_difference_and_effect_size():
+    d = stats.rate_difference(300, 1000, 250, 1000)
+    assert d["diff"] == pytest.approx(0.05) and d["lo"] < 0.05 < d["hi"] and d["p_value"] < 0.05
+    assert d["cohens_h"] == pytest.approx(2 * math.asin(math.sqrt(0.3)) - 2 * math.asin(math.sqrt(0.25)))
+
+
+def test_proportion_table_and_describe():
+    t = stats.proportion_table(pd.Series(["win"] * 90 + ["timeout"] * 10))
+    assert t.loc["win", "count"] == 90 and t["share"].sum() == pytest.approx(1)
+    assert t.loc["timeout", "lo"] < 0.1 < t.loc["timeout", "hi"]
+    d = stats.describe(pd.Series(np.arange(101)))
+    assert d["median"] == 50 and d["p5"] == 5 and d["mean_lo"] < 50 < d["mean_hi"]
+
+
+def test_standard_error_shrinks_with_games():
+    _, players = make_frames("sea_trade", 4, 4000, ["a", "b", "c", "d"], seed=8)
+    curve = stats.standard_error_curve(players)
+    assert curve["games"].iloc[-1] == 4000
+    assert curve["se"].iloc[-1] < curve["se"].iloc[0] / 5

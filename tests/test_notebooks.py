@@ -1,0 +1,54 @@
+"""Execute the notebooks with nbclient: on a real small study, and their analysis cells on a synthetic run."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = {"sea_trade": ROOT / "notebooks" / "sea_trade.ipynb", "bus": ROOT / "notebooks" / "bus.ipynb"}
+
+
+def _execute(nb: nbformat.NotebookNode, cwd: Path) -> nbformat.NotebookNode:
+    NotebookClient(nb, kernel_name="python3", timeout=600, resources={"metadata": {"path": str(cwd)}}).execute()
+    return nb
+
+
+def _images(nb: nbformat.NotebookNode) -> int:
+    return sum("image/png" in out.get("data", {}) for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs)
+
+
+def _require_engine(game: str) -> None:
+    """Skip while the engine or the runner is not written yet (the lead removes this guard when they land)."""
+    module = pytest.importorskip(f"sim.{game}", reason=f"sim.{game} not importable yet")
+    if getattr(module, "SPEC", None) is None:
+        pytest.skip(f"sim.{game} has no SPEC yet: the {game} engine is still being written")
+    pytest.importorskip("sim.runner", reason="sim.runner (run_study) not written yet")
+
+
+@pytest.mark.parametrize("game", ["sea_trade", "bus"])
+def test_notebook_runs_a_real_study(game, tmp_path):
+    _require_engine(game)
+    nb = _execute(nbformat.read(NOTEBOOKS[game], as_version=4), tmp_path)
+    assert (tmp_path / "runs" / f"nb-{game}" / "manifest.json").is_file()
+    assert _images(nb) >= 3
+
+
+@pytest.mark.parametrize("game", ["sea_trade", "bus"])
+def test_notebook_analysis_cells_on_a_synthetic_run(game, tmp_path):
+    """Same notebook with its study cell swapped for a synthetic run in the runner's format."""
+    importlib.import_module("tests.test_analysis_synth")
+    nb = nbformat.read(NOTEBOOKS[game], as_version=4)
+    study = [c for c in nb.cells if "study" in c.metadata.get("tags", [])]
+    assert len(study) == 1 and "run_study(" in study[0].source
+    study[0].source = (f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"
+                       "from tests.test_analysis_synth import write_run\n"
+                       f"run_dir = write_run('runs/nb-{game}', game={game!r}, n_players=4, n_games=400)")
+    nb = _execute(nb, tmp_path)
+    assert _images(nb) >= 3
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    assert not errors
