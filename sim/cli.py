@@ -144,6 +144,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PlaytestError as exc:
         print(f"playtest: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head` and closed early: not an error
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print("playtest: interrupted; re-run the same command to resume", file=sys.stderr)
         return 130
