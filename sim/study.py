@@ -41,11 +41,16 @@ class Study:
         return self.spec.strategies.table(self.strategy_names())
 
     def seats(self, first_index: int, n_games: int) -> np.ndarray:
-        """Strategy-table row per (game, seat); with ``rotate`` game i shifts the lineup by i mod n."""
+        """Strategy-table row per (game, seat).
+
+        Without ``rotate`` every game seats the lineup as given. With ``rotate`` game i seats lineup
+        entries i, i+1, ... (mod the lineup's length): each strategy plays each seat equally often, and a
+        lineup longer than the player count is a pool from which every game seats a different selection.
+        """
         rows = np.array([self.strategy_names().index(s) for s in self.lineup], dtype=np.int64)
         idx = np.arange(first_index, first_index + n_games, dtype=np.int64)[:, None]
-        shift = idx % self.n_players if self.rotate else np.zeros_like(idx)
-        return rows[(np.arange(self.n_players)[None, :] + shift) % self.n_players]
+        shift = idx % len(rows) if self.rotate else np.zeros_like(idx)
+        return rows[(np.arange(self.n_players)[None, :] + shift) % len(rows)]
 
     def n_parts(self) -> int:
         return -(-self.n_games // self.chunk_size)
@@ -95,20 +100,25 @@ def plan_study(
         raise PlaytestError(f"--games must be at least 1, not {games}")
     if seed < 0:
         raise PlaytestError(f"--seed must be a non-negative integer, not {seed}")
-    names = list(strategies) if strategies else list(spec.default_lineup)
+    names = list(strategies) if strategies else _default_lineup(spec.default_lineup, players, rotate)
     for name in names:
         spec.strategies.get(name)
     if len(names) == 1:
         names = names * players
-    elif len(names) != players:
-        if strategies:
-            raise PlaytestError(
-                f"--strategies lists {len(names)} strategies for {players} players; "
-                f"give one per seat or a single name for all seats"
-            )
-        names = [names[s % len(names)] for s in range(players)]
+    elif len(names) < players or (len(names) > players and not rotate):
+        raise PlaytestError(
+            f"--strategies lists {len(names)} strategies for {players} players; give one per seat, a single "
+            f"name for all seats, or (with --rotate) a longer pool to draw each game's seats from"
+        )
     rules = apply_overrides(spec.rules_type(), overrides, game)
     size = chunk_size or spec.chunk_size
     if size < 1:
         raise PlaytestError(f"chunk size must be at least 1, not {size}")
     return Study(game, players, games, tuple(names), rotate, seed, rules, size)
+
+
+def _default_lineup(pool: Sequence[str], players: int, rotate: bool) -> list[str]:
+    """The game's default pool when rotating (if it covers every seat); else the first names, cycled."""
+    if rotate and len(pool) >= players:
+        return list(pool)
+    return [pool[s % len(pool)] for s in range(players)]

@@ -76,4 +76,4 @@ STRATEGIES = (
 )
 
 REGISTRY = BusRegistry("bus", SCHEMA, STRATEGIES)
-DEFAULT_LINEUP = ("balanced", "commuter", "expander", "builder")
+DEFAULT_LINEUP = ("balanced", "commuter", "expander", "builder", "clockmaster")

@@ -36,6 +36,8 @@ def _error_line(capsys) -> str:
         (["run", "bus", "--players", "6", "--games", "10"], "not 6"),
         (["run", "sea_trade", "--players", "4", "--games", "10", "--strategies", "trader,raider"],
          "2 strategies for 4 players"),
+        (["run", "sea_trade", "--players", "2", "--games", "10", "--strategies", "trader,raider,blocker"],
+         "longer pool"),
         (["strategies", "monopoly"], "unknown game 'monopoly'"),
         (["replay", "sea_trade", "--players", "3", "--seed", "1", "--game-index", "-1"], "--game-index"),
         (["run", "sea_trade", "--players", "four", "--games", "10"], "invalid int value"),

@@ -65,6 +65,17 @@ def test_rotation_balances_seats():
     assert (fixed == fixed[0]).all()
 
 
+def test_rotated_pool_seats_every_strategy_in_every_seat():
+    """A pool longer than the player count: each game seats distinct strategies, all seats equally often."""
+    study = plan_study("bus", 3, 5000, ["balanced", "commuter", "expander", "builder", "clockmaster"], rotate=True)
+    seats = study.seats(0, 5000)
+    assert all(len(set(row)) == 3 for row in seats.tolist())
+    for s in range(3):
+        assert np.bincount(seats[:, s], minlength=5).tolist() == [1000] * 5
+    with pytest.raises(PlaytestError, match="longer pool"):
+        plan_study("bus", 3, 10, ["balanced", "commuter", "expander", "builder"])
+
+
 def test_killed_run_resumes_to_identical_logs(tmp_path):
     """Kill a run midway (SIGKILL), re-run the same command: the logs equal an uninterrupted run's."""
     out = tmp_path / "killed"

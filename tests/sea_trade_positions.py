@@ -1,0 +1,67 @@
+"""Hand-built Sea Trade positions and tiny strategy tables for the rule tests."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+
+from sim.sea_trade.rules import Rules
+from sim.sea_trade.state import LAND, M_DIST_DIRTY, MARKET, N_MARKETS, SEA, State, new_state
+from strategies.core import Strategy, StrategyRegistry, StrategyTable
+from strategies.sea_trade import REGISTRY, SCHEMA
+
+G = 8
+# Default market spaces for hand-built boards: Rome a1, Egypt h1, Greece a8, Persia h8, Carthage d1, Crete d8.
+MARKET_CELLS = (0, 7, 56, 63, 3, 59)
+
+
+def cell(row: int, col: int) -> int:
+    """Cell index of (row from the north, column from the west), both 0-based."""
+    return row * G + col
+
+
+def position(n_players: int = 2, land: Iterable[int] = (), markets: Iterable[int] = MARKET_CELLS,
+             pirates: Iterable[int] = (), storm: int = -1, ships: Iterable[int] = (), rules: Rules = Rules(),
+             table: StrategyTable | None = None) -> State:
+    """A state with the given board, empty hands, holds, deck and discard, and start gold."""
+    st = new_state(rules, n_players, table)
+    st.cell[:] = SEA
+    st.market_at[:] = -1
+    st.pirate_at[:] = -1
+    for c in land:
+        st.cell[c] = LAND
+    for m, c in enumerate(list(markets)[:N_MARKETS]):
+        st.cell[c] = MARKET
+        st.market_at[c] = m
+        st.market_cell[m] = c
+    pir = list(pirates) or [cell(4, 4), cell(4, 6)][: rules.pirates]
+    for p, c in enumerate(pir):
+        st.pirate[p] = c
+        st.pirate_at[c] = p
+    st.storm[0] = storm
+    for s, c in enumerate(ships):
+        st.ship[s] = c
+    st.hand[:] = 0
+    st.hold[:] = 0
+    st.gold[:] = rules.start_gold
+    st.piles[:] = 0
+    st.seat_strat[:] = np.arange(n_players) % len(st.kind)
+    st.misc[M_DIST_DIRTY] = 1
+    st.land_dist[:] = 0
+    return st
+
+
+def options(st: State, k: int) -> set[tuple[int, ...]]:
+    """The first k option rows as a set of tuples."""
+    return {tuple(int(v) for v in st.options[i]) for i in range(k)}
+
+
+def table(**weights: dict[str, float]) -> StrategyTable:
+    """A one-strategy table with the given weights per decision (e.g. accept={"pass": -1})."""
+    reg = StrategyRegistry("sea_trade", SCHEMA, [Strategy("test", "test", weights=weights)])
+    return reg.table(["test"])
+
+
+def named(*names: str) -> StrategyTable:
+    return REGISTRY.table(list(names))

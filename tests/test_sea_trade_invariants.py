@@ -1,0 +1,196 @@
+"""Sea Trade invariants over many games, option generators vs rule checks, determinism and game flow."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from numba import njit
+
+from sim.core.trace import new_trace
+from sim.sea_trade import SPEC, play_chunk
+from sim.sea_trade.engine import play_game, setup_game
+from sim.sea_trade.moves import (check_invariants, pirate_legal, pirate_options, sail_legal, sail_options,
+                                 storm_legal, storm_options)
+from sim.sea_trade.rules import Rules
+from sim.sea_trade.state import CARD_ROW, CARD_WIND0, EV_END_TURN, LAND, M_EVENTS, SEA, new_state
+from tests.sea_trade_positions import named
+
+# (lineup, games, rules): 10,400 games in all, every one checked after every turn.
+MIXES = [
+    (("random",) * 4, 1500, Rules(round_cap=40)),
+    (("random", "trader", "raider", "blocker"), 2000, Rules()),
+    (("trader",) * 4, 2000, Rules()),
+    (("raider", "blocker"), 1500, Rules()),
+    (("balanced", "random", "raider"), 1500, Rules(pirates=3, islands=14)),
+    (("blocker", "trader", "raider", "balanced", "random"), 1000, Rules()),
+    (("trader", "raider", "blocker", "balanced", "random", "trader"), 900, Rules(market_spacing=3)),
+]
+
+
+@pytest.mark.parametrize("lineup,n,rules", MIXES)
+def test_invariants_hold_every_turn(lineup, n, rules):
+    """58 cards conserved, gold >= 0, hold <= 6, ships off land and storm, pirates legal, at most one winner,
+    winner >= win_gold (checked by the kernel after every turn with debug=True)."""
+    p = len(lineup)
+    seats = np.tile(np.arange(p), (n, 1))
+    r = play_chunk(rules, p, seats, 0, n, 17, named(*lineup), debug=True)
+    g = r.games
+    wins = g[:, SPEC.game_col("end_reason")] == 0
+    assert (r.players[:, :, SPEC.player_col("won")].sum(axis=1) == wins).all()
+    assert (r.players[:, :, SPEC.player_col("score")] >= 0).all()
+
+
+def test_invariant_check_can_fail():
+    """The debug check really detects a lost card, an overfull hold and a ship on land."""
+    st = new_state(Rules(), 3)
+    setup_game(st, 1, 0)
+    assert check_invariants(st, 58) == 0
+    st.hand[0, 0] += 1
+    assert check_invariants(st, 58) == 1
+    st.hand[0, 0] -= 1
+    st.hold[1, 0] = 7
+    st.piles[0] -= 7
+    assert check_invariants(st, 58) == 3
+    setup_game(st, 1, 0)
+    st.ship[2] = int(np.flatnonzero(st.cell == LAND)[0])
+    assert check_invariants(st, 58) == 4
+
+
+@njit(cache=True)
+def _scramble(st, seed_cells):
+    """Random position: pirates, storm and ships on random spaces, every card type in seat 0's hand."""
+    n = st.cell.shape[0]
+    k = 0
+    for p in range(st.pirate.shape[0]):
+        st.pirate_at[st.pirate[p]] = -1
+    for p in range(st.pirate.shape[0]):
+        while True:
+            c = seed_cells[k % seed_cells.shape[0]]
+            k += 1
+            if st.cell[c] == SEA and st.pirate_at[c] < 0:
+                break
+        st.pirate[p] = c
+        st.pirate_at[c] = p
+    st.storm[0] = -1
+    c = seed_cells[k % seed_cells.shape[0]]
+    k += 1
+    if st.cell[c] == SEA and st.pirate_at[c] < 0:
+        st.storm[0] = c
+    for q in range(st.ship.shape[0]):
+        while True:
+            c = seed_cells[k % seed_cells.shape[0]]
+            k += 1
+            if st.cell[c] != LAND and c != st.storm[0]:
+                break
+        st.ship[q] = c
+    for t in range(st.hand.shape[1]):
+        st.hand[0, t] = 1
+    if st.storm[0] >= 0:
+        for q in range(st.ship.shape[0]):
+            if st.ship[q] == st.storm[0]:
+                st.storm[0] = -1
+    return n
+
+
+@njit(cache=True)
+def _disagreements(st):
+    """Count (move, target) pairs where the option generators and the rule predicates disagree."""
+    n = st.cell.shape[0]
+    bad = 0
+    k = sail_options(st, 0, 0)
+    for card in range(CARD_ROW, CARD_WIND0 + 8):
+        for to in range(n):
+            listed = False
+            for i in range(k):
+                if st.options[i, 0] == card and st.options[i, 1] == to:
+                    listed = True
+            if listed != sail_legal(st, st.ship[0], card, to):
+                bad += 1
+    k = pirate_options(st, 0, 0)
+    for p in range(st.pirate.shape[0]):
+        for card in range(CARD_WIND0, CARD_WIND0 + 8):
+            for to in range(n):
+                listed = False
+                for i in range(k):
+                    if st.options[i, 0] == p and st.options[i, 1] == card and st.options[i, 2] == to:
+                        listed = True
+                if listed != pirate_legal(st, 0, p, card, to):
+                    bad += 1
+    k = storm_options(st, 0)
+    for c in range(n):
+        listed = False
+        for i in range(k):
+            if st.options[i, 0] == c:
+                listed = True
+        if listed != storm_legal(st, c):
+            bad += 1
+    return bad
+
+
+def test_option_generators_agree_with_rule_checks():
+    """ST-SAIL-1..5, ST-PIRACY-1, ST-PIRACY-2, ST-TURN-5: generated options == the independent legality checks."""
+    rng = np.random.default_rng(5)
+    for players in (2, 4, 6):
+        st = new_state(Rules(), players)
+        for gi in range(150):
+            setup_game(st, 3, gi)
+            _scramble(st, rng.integers(0, 64, size=200))
+            assert _disagreements(st) == 0
+
+
+def test_chunking_does_not_change_games():
+    """Game i depends only on (seed, i): one chunk of 60 equals chunks of 25 + 35."""
+    t = named("trader", "raider", "blocker")
+    seats = np.array([[0, 1, 2], [2, 0, 1], [1, 2, 0]] * 20)
+    whole = play_chunk(Rules(), 3, seats, 100, 60, 9, t)
+    a = play_chunk(Rules(), 3, seats[:25], 100, 25, 9, t)
+    b = play_chunk(Rules(), 3, seats[25:], 125, 35, 9, t)
+    assert np.array_equal(whole.games, np.concatenate([a.games, b.games]))
+    assert np.array_equal(whole.players, np.concatenate([a.players, b.players]))
+
+
+def test_replay_matches_the_logged_game():
+    """The replay plays the same game as the chunk kernel: same winner and final gold per seat."""
+    names = ["trader", "raider", "blocker", "random"]
+    t = named(*names)
+    seats = np.array([[3, 1, 0, 2]])
+    r = play_chunk(Rules(), 4, seats, 41, 1, 5, t)
+    text = SPEC.replay(Rules(), 4, seats[0], 41, 5, t, names)
+    assert "seat 0 = random" in text and "a b c d e f g h" in text
+    st = new_state(Rules(), 4, t, trace=new_trace(400_000))
+    st.seat_strat[:] = seats[0]
+    play_game(st, 41, 5, False)
+    ev = st.trace[: st.misc[M_EVENTS]]
+    assert list(st.gold) == list(r.players[0, :, SPEC.player_col("score")])
+    last_gold = {}
+    for row in ev[ev[:, 2] == EV_END_TURN]:
+        last_gold[int(row[1])] = int(row[3])
+    w = r.games[0, SPEC.game_col("winner_seat")]
+    for s, gold in last_gold.items():
+        if s != w:
+            assert gold == st.gold[s]
+
+
+def test_nojit_matches_jit():
+    """The kernel runs identically with NUMBA_DISABLE_JIT=1 (slowly)."""
+    code = ("import numpy as np\nfrom sim.sea_trade import play_chunk\nfrom sim.sea_trade.rules import Rules\n"
+            "from strategies.sea_trade import REGISTRY\n"
+            "r = play_chunk(Rules(), 2, np.array([[0, 1], [1, 0]]), 7, 2, 3, REGISTRY.table(['trader', 'raider']))\n"
+            "print(r.games.tolist(), r.players.tolist())")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
+                         cwd=os.path.dirname(os.path.dirname(__file__))).stdout.strip()
+    r = play_chunk(Rules(), 2, np.array([[0, 1], [1, 0]]), 7, 2, 3, named("trader", "raider"))
+    assert out == f"{r.games.tolist()} {r.players.tolist()}"
+
+
+def test_traders_finish_games():
+    """Heuristic play ends games: trader-vs-trader games are mostly won well before the round cap."""
+    r = play_chunk(Rules(), 4, np.zeros((500, 4), np.int64), 0, 500, 21, named("trader"))
+    g = r.games
+    assert (g[:, SPEC.game_col("end_reason")] == 0).mean() > 0.95
+    assert np.median(g[:, SPEC.game_col("rounds")]) < 30
