@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ import pyarrow.parquet as pq
 from pandas.api.types import union_categoricals
 
 from sim.core.errors import PlaytestError
+from sim.logs import sha256
 
 REDO = "re-run the same `playtest run` command to redo it"
 GAME_REQUIRED = ("game_index", "n_players", "rounds", "end_reason", "winner_seat")
@@ -58,15 +58,6 @@ class Run:
         return f"{self.run_dir.name} ({self.n_players}p, {self.n_games:,} games)"
 
 
-def sha256_file(path: Path) -> str:
-    """Hex SHA-256 of a file, read in 1 MiB blocks so large parts never sit in memory twice."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def read_manifest(run_dir: Path) -> dict[str, Any]:
     """Parse and sanity-check runs/<id>/manifest.json."""
     path = run_dir / "manifest.json"
@@ -93,7 +84,7 @@ def _checked_part(run_dir: Path, entry: dict[str, Any], kind: str) -> Path:
     path = run_dir / rel
     if not path.is_file():
         raise PlaytestError(f"{path} is missing; {REDO}")
-    if sha256_file(path) != digest:
+    if sha256(path) != digest:
         raise PlaytestError(f"{path} is corrupt (sha256 differs from the manifest); {REDO}")
     return path
 
