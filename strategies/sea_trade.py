@@ -26,7 +26,8 @@ Features (facts the engine computes per option; all 0 when they do not apply to 
   self_block     pirate/storm: 1 if the own route crosses the space
   sale_dist      start_market: sea steps to the market most desiring this market's commodity
   unblock        pirate/storm: 1 if the move lifts a pirate or the storm off the own route while it is blocked
-  hand_size      pirate: cards in hand (a big hand makes spending Wind cards cheap)
+  hand_size      sail/pirate/storm: cards in hand on the options that spend one (a big hand makes cards cheap;
+                 with no hand limit, strategies that never spend stall the game once every card is held)
 """
 
 from __future__ import annotations
@@ -35,13 +36,32 @@ from strategies.core import DecisionSchema, Strategy, StrategyRegistry
 
 SCHEMA = DecisionSchema(
     decisions=("start_market", "sail", "buy", "sell", "offer", "accept", "pirate", "storm"),
+    # Ordered so that the features each decision fills are one contiguous column span (see SPANS): the
+    # engine clears and scores only that span, which is exact since the other columns are 0 for it.
     features=(
-        "pass", "sale_gain", "buy_gain", "arrive_sell", "arrive_buy", "row_card", "wind_card", "steps",
-        "danger", "cards", "gold", "regret", "win", "my_gain", "partner_gain", "partner_leader",
-        "plunder_cards", "plunder_leader", "threat_gain", "guard", "blocks", "blocks_leader", "self_block",
-        "sale_dist", "unblock", "hand_size",
+        "sale_gain", "buy_gain", "arrive_sell", "arrive_buy", "row_card", "danger", "wind_card", "steps",
+        "hand_size", "pass", "guard", "unblock", "blocks", "blocks_leader", "self_block", "plunder_cards",
+        "plunder_leader", "threat_gain", "my_gain", "partner_gain", "partner_leader", "cards", "gold", "regret",
+        "win", "sale_dist",
     ),
 )
+
+FILLED = {
+    "start_market": ("cards", "sale_dist"),
+    "sail": ("pass", "sale_gain", "buy_gain", "arrive_sell", "arrive_buy", "row_card", "wind_card", "steps",
+             "danger", "hand_size"),
+    "buy": ("pass", "cards", "gold", "my_gain"),
+    "sell": ("pass", "cards", "gold", "regret", "win"),
+    "offer": ("pass", "my_gain", "partner_gain", "partner_leader"),
+    "accept": ("pass", "my_gain", "partner_gain", "partner_leader"),
+    "pirate": ("pass", "plunder_cards", "plunder_leader", "threat_gain", "guard", "blocks", "blocks_leader",
+               "self_block", "unblock", "hand_size", "wind_card", "steps"),
+    "storm": ("pass", "blocks", "blocks_leader", "self_block", "unblock", "guard", "hand_size"),
+}
+"""The features the engine fills per decision (every other feature is 0 for that decision)."""
+SPANS = tuple((min(SCHEMA.features.index(f) for f in FILLED[d]), 1 + max(SCHEMA.features.index(f) for f in FILLED[d]))
+              for d in SCHEMA.decisions)
+"""Per decision, the [lo, hi) feature columns holding all its filled features (what choose() scores)."""
 
 _START = {"cards": 1.0, "sale_dist": -0.25}
 _BUY = {"my_gain": 1.0, "gold": -0.05}
@@ -49,7 +69,7 @@ _SELL = {"gold": 1.0, "regret": -0.8, "win": 100.0}
 _OFFER = {"pass": 0.2, "my_gain": 1.0, "partner_gain": 0.5, "partner_leader": -1.0}
 _ACCEPT = {"pass": 0.1, "my_gain": 1.0, "partner_leader": -1.0}
 _SAIL = {"sale_gain": 1.0, "buy_gain": 0.7, "arrive_sell": 0.3, "arrive_buy": 0.3,
-         "row_card": -0.3, "wind_card": -0.2, "danger": -0.15}
+         "row_card": -0.3, "wind_card": -0.2, "danger": -0.15, "hand_size": 0.015}
 
 TRADER = Strategy(
     "trader",
@@ -59,7 +79,8 @@ TRADER = Strategy(
         "start_market": _START, "sail": _SAIL, "buy": _BUY, "sell": _SELL, "offer": _OFFER, "accept": _ACCEPT,
         "pirate": {"pass": 0.0, "plunder_cards": 1.0, "plunder_leader": 1.0, "guard": 0.3, "wind_card": -1.5,
                    "self_block": -1.0, "unblock": 2.0, "hand_size": 0.1, "threat_gain": 0.05},
-        "storm": {"pass": 1.0, "blocks_leader": 0.8, "guard": 0.3, "self_block": -2.0, "unblock": 2.0},
+        "storm": {"pass": 1.0, "blocks_leader": 0.8, "guard": 0.3, "self_block": -2.0, "unblock": 2.0,
+                  "hand_size": 0.08},
     },
 )
 
@@ -68,12 +89,12 @@ RAIDER = Strategy(
     "trades, but rows to save Wind cards for the pirates: hunts loaded ships, the gold leader first",
     weights={
         "start_market": _START,
-        "sail": dict(_SAIL, row_card=-0.1, wind_card=-1.2),
+        "sail": dict(_SAIL, row_card=-0.1, wind_card=-1.2, hand_size=0.01),
         "buy": _BUY, "sell": _SELL, "offer": _OFFER, "accept": _ACCEPT,
         "pirate": {"pass": 0.0, "plunder_cards": 1.5, "plunder_leader": 3.0, "threat_gain": 0.4, "guard": 0.3,
-                   "wind_card": -0.3, "self_block": -0.5, "unblock": 2.0},
+                   "wind_card": -0.3, "self_block": -0.5, "unblock": 2.0, "hand_size": 0.03},
         "storm": {"pass": 0.5, "blocks_leader": 1.0, "blocks": 0.3, "guard": 0.5, "self_block": -2.0,
-                  "unblock": 2.0},
+                  "unblock": 2.0, "hand_size": 0.04},
     },
 )
 
@@ -88,7 +109,7 @@ BLOCKER = Strategy(
                    "plunder_leader": 0.5, "wind_card": -0.9, "self_block": -1.5, "unblock": 2.0,
                    "hand_size": 0.05},
         "storm": {"pass": 0.4, "blocks": 1.0, "blocks_leader": 1.2, "guard": 1.0, "self_block": -2.0,
-                  "unblock": 2.0},
+                  "unblock": 2.0, "hand_size": 0.035},
     },
 )
 
@@ -96,11 +117,13 @@ BALANCED = Strategy(
     "balanced",
     "a trader that also plunders and blocks the gold leader when it is cheap",
     weights={
-        "start_market": _START, "sail": dict(_SAIL, wind_card=-0.4, danger=-0.3), "buy": _BUY, "sell": _SELL,
+        "start_market": _START, "sail": dict(_SAIL, wind_card=-0.4, danger=-0.3, hand_size=0.02), "buy": _BUY,
+        "sell": _SELL,
         "offer": _OFFER, "accept": _ACCEPT,
         "pirate": {"pass": 0.0, "plunder_cards": 1.0, "plunder_leader": 2.0, "guard": 0.6, "blocks_leader": 0.3,
                    "wind_card": -0.8, "self_block": -1.0, "unblock": 2.0, "hand_size": 0.06},
-        "storm": {"pass": 0.6, "blocks_leader": 1.0, "guard": 0.6, "self_block": -2.0, "unblock": 2.0},
+        "storm": {"pass": 0.6, "blocks_leader": 1.0, "guard": 0.6, "self_block": -2.0, "unblock": 2.0,
+                  "hand_size": 0.05},
     },
 )
 

@@ -10,13 +10,15 @@ import numpy as np
 import pytest
 from numba import njit
 
+from sim.core.graph import bfs_distances
 from sim.core.trace import new_trace
 from sim.sea_trade import SPEC, play_chunk
+from sim.sea_trade.board import ensure_dist
 from sim.sea_trade.engine import play_game, setup_game
 from sim.sea_trade.moves import (check_invariants, pirate_legal, pirate_options, sail_legal, sail_options,
                                  storm_legal, storm_options)
 from sim.sea_trade.rules import Rules
-from sim.sea_trade.state import CARD_ROW, CARD_WIND0, EV_END_TURN, LAND, M_EVENTS, SEA, new_state
+from sim.sea_trade.state import CARD_ROW, CARD_WIND0, EV_END_TURN, LAND, M_DIST_DIRTY, M_EVENTS, SEA, new_state
 from tests.sea_trade_positions import named
 
 # (lineup, games, rules): 10,400 games in all, every one checked after every turn.
@@ -140,6 +142,28 @@ def test_option_generators_agree_with_rule_checks():
             setup_game(st, 3, gi)
             _scramble(st, rng.integers(0, 64, size=200))
             assert _disagreements(st) == 0
+
+
+def test_bitboard_distances_match_queue_bfs():
+    """ST-SAIL-1, ST-SAIL-3, ST-SAIL-5: the bitboard sea distances (grids up to 8x8) equal a plain queue BFS
+    around land, pirates and the storm, on random positions of several grid sizes."""
+    rng = np.random.default_rng(8)
+    for grid in (8, 5, 7):
+        rules = Rules(grid_size=grid, islands=grid + 2, market_spacing=1)
+        st = new_state(rules, 3)
+        n = grid * grid
+        ref = np.zeros(n, np.int64)
+        for gi in range(60):
+            setup_game(st, 4, gi)
+            _scramble(st, rng.integers(0, n, size=200))
+            st.misc[M_DIST_DIRTY] = 1
+            ensure_dist(st)
+            blocked = (st.cell == LAND) | (st.pirate_at >= 0)
+            if st.storm[0] >= 0:
+                blocked[st.storm[0]] = True
+            for m in range(6):
+                bfs_distances(st.adj, st.degree, blocked, st.market_cell[m], ref, st.queue)
+                assert np.array_equal(st.dist[m], ref), (grid, gi, m)
 
 
 def test_chunking_does_not_change_games():

@@ -12,11 +12,13 @@ from typing import NamedTuple
 import numpy as np
 
 from sim.core.rng import new_state as new_rng
+from sim.core.structs import struct_handle
 from sim.core.trace import NO_TRACE
 from sim.sea_trade.records import N_GAME_COLUMNS, N_PLAYER_COLUMNS
 from sim.sea_trade.rules import Rules
 from strategies.core import StrategyTable
-from strategies.sea_trade import REGISTRY, SCHEMA
+from strategies.core import POLICY_RANDOM
+from strategies.sea_trade import REGISTRY, SCHEMA, SPANS
 
 COMMODITIES = ("Silk", "Obsidian", "Grain", "Oil", "Wine", "Spices")
 N_COMMODITIES = 6
@@ -85,6 +87,9 @@ F_SALE_DIST = FEATURES.index("sale_dist")
 F_UNBLOCK = FEATURES.index("unblock")
 F_HAND_SIZE = FEATURES.index("hand_size")
 N_FEATURES = len(FEATURES)
+SPAN_LO = np.array([lo for lo, _ in SPANS], dtype=np.int64)
+SPAN_HI = np.array([hi for _, hi in SPANS], dtype=np.int64)
+RANDOM_KIND = POLICY_RANDOM
 
 # Trace event types (rows of sim.core.trace: round, seat, type, a0..a4).
 EV_LAND = 1  # a0 cell
@@ -151,6 +156,22 @@ class State(NamedTuple):
     seat_strat: np.ndarray  # int64 (P,): table row playing each seat in the current game
 
 
+_handle = struct_handle(State, "StateRef")
+
+
+def kernel_state(value: State) -> State:
+    """Wrap a State's arrays in the single structref handle the kernels take (the State itself without JIT).
+
+    The handle also carries the arrays as Python attributes (the same memory), so tests and the replay read
+    and edit a position through the object they pass to the kernels.
+    """
+    handle = _handle(value)
+    if handle is not value:
+        for name, array in zip(State._fields, value):
+            setattr(handle, name, array)
+    return handle
+
+
 def max_options(rules: Rules, n_players: int) -> int:
     """Upper bound on the options of any decision (storm cells, exchange offers, sail or pirate moves)."""
     cells = rules.grid_size ** 2
@@ -160,7 +181,8 @@ def max_options(rules: Rules, n_players: int) -> int:
 
 def new_state(rules: Rules, n_players: int, table: StrategyTable | None = None,
               trace: np.ndarray = NO_TRACE) -> State:
-    """Allocate the arrays for games of ``n_players`` under ``rules`` and fill the fixed grid geometry.
+    """Allocate the arrays for games of ``n_players`` under ``rules``, fill the fixed grid geometry, and return
+    the kernel handle on them (``kernel_state``: one structref, read and written like the State itself).
 
     Without a ``table`` every seat plays the ``random`` policy (handy for hand-built test positions).
     """
@@ -171,7 +193,7 @@ def new_state(rules: Rules, n_players: int, table: StrategyTable | None = None,
     k = max_options(rules, n_players)
     d = rules.deck_size()
     p = n_players
-    st = State(
+    st = kernel_state(State(
         rules=rules.to_array(),
         n_players=np.array([p], dtype=np.int64),
         cell=np.zeros(n, np.int64),
@@ -211,7 +233,7 @@ def new_state(rules: Rules, n_players: int, table: StrategyTable | None = None,
         params=np.ascontiguousarray(table.params, dtype=np.float64),
         weights=np.ascontiguousarray(table.weights, dtype=np.float64),
         seat_strat=np.zeros(p, np.int64),
-    )
+    ))
     from sim.sea_trade.board import build_geometry  # noqa: PLC0415 (board imports this module)
 
     build_geometry(st)
