@@ -111,6 +111,8 @@ def plan_study(
             f"name for all seats, or (with --rotate) a longer pool to draw each game's seats from"
         )
     rules = apply_overrides(spec.rules_type(), overrides, game)
+    if spec.check_rules is not None:
+        spec.check_rules(rules, players)
     size = chunk_size or spec.chunk_size
     if size < 1:
         raise PlaytestError(f"chunk size must be at least 1, not {size}")

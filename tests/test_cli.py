@@ -69,6 +69,17 @@ def test_corrupt_part_report_fails_clearly_and_keeps_files(tmp_path, capsys):
     assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
 
 
+@pytest.mark.parametrize("content, needle", [("{not json", "not readable JSON"),
+                                              ('{"intersections": []}', "missing list 'streets'")])
+def test_malformed_board_file_fails_before_anything_is_written(content, needle, tmp_path, capsys):
+    board = tmp_path / "board.json"
+    board.write_text(content)
+    out = tmp_path / "run"
+    assert main(["run", "bus", "--players", "4", "--games", "5", "--set", f"board={board}", "--out", str(out)]) == 2
+    assert needle in _error_line(capsys)
+    assert not out.exists()
+
+
 def test_malformed_strategy_file(tmp_path, capsys):
     bad = tmp_path / "s.json"
     bad.write_text("{not json")

@@ -69,6 +69,7 @@ def _make_spec() -> GameSpec:
         player_columns=PLAYER_COLUMNS,
         play_chunk=play_chunk,
         replay=replay,
+        check_rules=prepare,
     )
 
 

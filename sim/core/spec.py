@@ -63,6 +63,8 @@ class GameSpec:
     play_chunk: PlayChunk
     replay: Replay
     chunk_size: int = 20_000
+    check_rules: Callable[[Any, int], Any] | None = None
+    """Optional check of rules against the player count and data files, run before anything is written."""
 
     def __post_init__(self) -> None:
         names = [c.name for c in self.game_columns]
