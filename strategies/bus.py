@@ -2,25 +2,8 @@
 
 from __future__ import annotations
 
-from sim.bus.schema import DECISIONS, FEATURES, SCHEMA, WIDTH
-from sim.core.errors import PlaytestError
+from sim.bus.schema import SCHEMA
 from strategies.core import Strategy, StrategyRegistry
-
-
-class BusRegistry(StrategyRegistry):
-    """The Bus registry: also rejects weights on features a decision never fills (the kernel skips them)."""
-
-    def register(self, strategy: Strategy) -> Strategy:
-        super().register(strategy)
-        for decision, row in strategy.weights.items():
-            width = WIDTH[DECISIONS.index(decision)]
-            for feat, w in row.items():
-                if w and FEATURES.index(feat) >= width:
-                    raise PlaytestError(
-                        f"strategy '{strategy.name}': feature '{feat}' is not a fact of decision '{decision}'; "
-                        f"use one of {', '.join(FEATURES[:width])}"
-                    )
-        return strategy
 
 # Shared habits: where sticks, buildings, passengers and deliveries go when a strategy has no special view.
 _STICK = {"st_new": 1.0, "st_pax": 0.8, "st_station": 1.2, "st_bld": 0.5, "st_space": 0.2, "st_future": 0.3,
@@ -75,5 +58,5 @@ STRATEGIES = (
                               clock={"stop": -0.6, "clock_gain": 1.2, "lead": 0.1})),
 )
 
-REGISTRY = BusRegistry("bus", SCHEMA, STRATEGIES)
+REGISTRY = StrategyRegistry("bus", SCHEMA, STRATEGIES)
 DEFAULT_LINEUP = ("balanced", "commuter", "expander", "builder", "clockmaster")

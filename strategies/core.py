@@ -52,10 +52,15 @@ class StrategyTable(NamedTuple):
 
 
 class DecisionSchema(NamedTuple):
-    """A game's decision types and option features, in kernel order."""
+    """A game's decision types and option features, in kernel order.
+
+    ``filled`` maps each decision to the features its options carry (None: all of them); a weight on
+    any other feature would silently do nothing, so the registry refuses it.
+    """
 
     decisions: tuple[str, ...]
     features: tuple[str, ...]
+    filled: Mapping[str, tuple[str, ...]] | None = None
 
 
 class StrategyRegistry:
@@ -80,11 +85,17 @@ class StrategyRegistry:
                     f"strategy '{strategy.name}': unknown decision '{decision}' for {self.game}; "
                     f"decisions are {', '.join(self.schema.decisions)}"
                 )
+            facts = self.schema.filled[decision] if self.schema.filled else self.schema.features
             for feat in row:
                 if feat not in self.schema.features:
                     raise PlaytestError(
                         f"strategy '{strategy.name}': unknown feature '{feat}' for {self.game}; "
                         f"features are {', '.join(self.schema.features)}"
+                    )
+                if feat not in facts:
+                    raise PlaytestError(
+                        f"strategy '{strategy.name}': feature '{feat}' is not a fact of decision '{decision}'; "
+                        f"use one of {', '.join(facts)}"
                     )
         self._by_name[strategy.name] = strategy
         return strategy

@@ -21,7 +21,8 @@ from sim.bus.state import (A_BLD, A_BUS, A_CLOCK, A_EXP, A_PAX, A_START, A_VROOM
                            P_STICKS, P_WASTED, kernel_state)
 from sim.core.errors import PlaytestError
 from sim.core.trace import new_trace
-from strategies.bus import STRATEGIES, BusRegistry
+from strategies.bus import STRATEGIES
+from strategies.core import StrategyRegistry
 from strategies.core import Strategy
 
 RANDOM = STRATEGIES[0]
@@ -39,7 +40,7 @@ def table(*strategies):
     """A strategy table whose row i is strategies[i] (random where None)."""
     named = [s if s is not None else RANDOM for s in strategies]
     unique = {s.name: s for s in named if s.name != "random"}
-    return BusRegistry("bus", SCHEMA, (RANDOM, *unique.values())).table([s.name for s in named])
+    return StrategyRegistry("bus", SCHEMA, (RANDOM, *unique.values())).table([s.name for s in named])
 
 
 def traced(n, tbl=None, rules=Rules()):

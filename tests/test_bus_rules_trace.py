@@ -17,14 +17,15 @@ from sim.bus.schema import SCHEMA
 from sim.bus.state import (A_BLD, A_EXP, A_PAX, G_CHECK, G_N, MULTI_OF, P_AT, P_BUSES, P_CUBES, P_E0, P_GEMS,
                            P_LIMIT, P_POINTS, P_STICKS, kernel_state, new_state)
 from sim.core.trace import new_trace
-from strategies.bus import STRATEGIES, BusRegistry
+from strategies.bus import STRATEGIES
+from strategies.core import StrategyRegistry
 from strategies.core import Strategy
 
 # A time-stopper makes time collapse (BUS-END-1) common enough to audit; the rest are the shipped strategies.
 STOPPER = Strategy("stopper", "takes the Clock and always stops time", weights={
     "plan_action": {"act_clock": 3.0, "vroom_est": 1.0, "act_bus": 0.5, "wasted": -3.0, "pass": 0.3, "placed": 0.45},
     "clock": {"stop": 5.0}})
-REGISTRY = BusRegistry("bus", SCHEMA, STRATEGIES + (STOPPER,))
+REGISTRY = StrategyRegistry("bus", SCHEMA, STRATEGIES + (STOPPER,))
 NAMES = ["random", "balanced", "commuter", "expander", "builder", "clockmaster", "stopper"]
 TABLE = REGISTRY.table(NAMES)
 PLAN_EVENTS = (E.E_PLAN, E.E_PASS)

@@ -87,6 +87,15 @@ def test_registry_rejects_unknown_names():
         reg.get("nosuch")
 
 
+def test_registry_rejects_weights_a_decision_never_fills():
+    """A weight on a feature the decision's options never carry would do nothing: refused with the valid list."""
+    schema = DecisionSchema(("pick", "drop"), ("value", "risk"), {"pick": ("value",), "drop": ("value", "risk")})
+    reg = StrategyRegistry("toy", schema)
+    reg.register(Strategy("ok", "x", weights={"drop": {"risk": 1.0}}))
+    with pytest.raises(PlaytestError, match="not a fact of decision 'pick'; use one of value"):
+        reg.register(Strategy("bad", "x", weights={"pick": {"risk": 1.0}}))
+
+
 def test_rank_seats_shares_exact_ties():
     keys = np.array([[5, 1], [7, 0], [5, 1], [5, 0]], dtype=np.int64)
     rank = np.zeros(4, dtype=np.int64)

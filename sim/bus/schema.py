@@ -94,4 +94,4 @@ assert FEATURES.index("pass") == F_PASS and FEATURES.index("stop") == F_STOP
 # Columns each decision may weigh (the kernel scores only these leading columns).
 WIDTH = (W_PLAN, W_BUILDING, W_STICK, W_STICK, W_STATION, W_BUILDING, W_CLOCK, W_DELIVERY, W_DELIVERY)
 
-SCHEMA = DecisionSchema(DECISIONS, FEATURES)
+SCHEMA = DecisionSchema(DECISIONS, FEATURES, {d: FEATURES[:w] for d, w in zip(DECISIONS, WIDTH)})
