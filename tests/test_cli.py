@@ -90,7 +90,7 @@ def test_malformed_strategy_file(tmp_path, capsys):
 def test_user_strategy_from_file_runs_without_engine_change(tmp_path, capsys):
     """A designer adds a strategy as data (JSON) and plays it; the engine is untouched."""
     spec = [{"name": "hoarder", "description": "buys everything, sells late", "kind": "weights",
-             "weights": {"buy": {"sale_value": 1.0}}, "epsilon": 0.1}]
+             "weights": {"buy": {"my_gain": 1.0}, "sell": {"gold": 1.0, "win": 100.0}}, "epsilon": 0.1}]
     path = tmp_path / "mine.json"
     path.write_text(json.dumps(spec))
     out = tmp_path / "run"
@@ -125,3 +125,15 @@ def test_bench_json_fields():
                 "speedup"):
         assert key in data
     assert data["games_per_s"] > data["nojit_games_per_s"] > 0
+
+
+def test_readme_strategy_example_is_valid(tmp_path):
+    """The README's JSON strategy example registers against the real Sea Trade schema."""
+    from strategies.core import StrategyRegistry
+    from strategies.sea_trade import REGISTRY
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    block = readme.split("```json", 1)[1].split("```", 1)[0]
+    path = tmp_path / "cautious.json"
+    path.write_text(block)
+    assert StrategyRegistry("sea_trade", REGISTRY.schema).load_file(path) == ["cautious"]
