@@ -16,14 +16,14 @@ from numba import njit
 from sim.core.graph import UNREACHED
 from sim.core.ranking import rank_seats
 from sim.core.rng import seed_game, shuffle
-from sim.sea_trade.board import FAR, cheb, ensure_dist, generate_board, plan_steps, sea_steps
-from sim.sea_trade.moves import (apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm, check_invariants,
-                                 draw_card, ev, hand_count, hold_count, max_buy, pirate_options, price,
-                                 sail_options, storm_options)
+from sim.sea_trade.board import FAR, ensure_dist, generate_board
+from sim.sea_trade.moves import (apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm, buy_limit,
+                                 check_invariants, draw_card, ev, hand_sum, hold_sum,
+                                 market_price, pirate_options, sail_options, storm_options)
 from sim.sea_trade.records import (END_TIMEOUT, END_WIN, G_DECISIONS, G_END, G_ROUNDS, G_TRADES, G_TURNS,
                                    G_WINNER, P_GOLD_R10, P_GOLD_R20, P_MAX_HAND, P_OFFERS, P_RANK, P_SCORE,
                                    P_START, P_START_DIST, P_TRADES, P_TURNS, P_WON)
-from sim.sea_trade.rules import (R_BUY, R_COMMODITY_COPIES, R_DESIRED, R_DRAW, R_GRID, R_HAND_START, R_HOLD,
+from sim.sea_trade.rules import (R_BUY, R_COMMODITY_COPIES, R_DESIRED, R_DRAW, R_GRID, R_HAND_START, R_HOLD, R_SELL,
                                  R_ROUND_CAP, R_ROW_CARDS, R_START_GOLD, R_STORM_CARDS, R_WIN_GOLD, R_WIND_COPIES)
 from sim.sea_trade.state import (CARD_ROW, CARD_STORM, CARD_WIND0, D_ACCEPT, D_BUY, D_OFFER, D_PIRATE, D_SAIL,
                                  D_SELL, D_START, D_STORM, EV_DEAL, EV_DRAW, EV_END_TURN, EV_LAND, EV_MARKET,
@@ -40,15 +40,22 @@ GOLD_PER_STEP = 0.3
 THREAT_RANGE = 2
 """A pirate within this many spaces (Chebyshev) can reach a ship with one Wind card: the danger radius."""
 ERROR_BOARD = -1
+NOT_YET = -2
+"""Sentinel for a target not computed yet (only needed when a partner is adjacent)."""
 
 
 # ----------------------------------------------------------------------------------------------- estimates
+# The helpers below take the arrays they read (not the handle): each decision reads the handle's fields once
+# at its top and passes them down, so loops over options pay no structref reference counting.
 @njit(cache=True)
-def _clear(st: State, i: int, decision: int) -> None:
-    """Zero option i's feature columns of ``decision`` (its span: the only columns choose() reads for it)."""
-    features = st.features
-    for f in range(SPAN_LO[decision], SPAN_HI[decision]):
-        features[i, f] = 0.0
+def _clear(features, first: int, end: int, decision: int) -> None:
+    """Zero options first..end-1's feature columns of ``decision`` (its span: the only columns choose() reads).
+
+    Called once per decision for all its rows: a call per option would pay the reference counting each time.
+    """
+    for i in range(first, end):
+        for f in range(SPAN_LO[decision], SPAN_HI[decision]):
+            features[i, f] = 0.0
 
 
 @njit(cache=True)
@@ -79,36 +86,30 @@ def _scored(st: State, seat: int) -> bool:
     return kind[seat_strat[seat]] != RANDOM_KIND
 
 
-@njit(cache=True)
-def leader_gold(st: State, viewer: int) -> int:
-    """Most gold held by any player other than ``viewer``."""
-    n_players = st.n_players
-    gold = st.gold
+@njit(cache=True, inline="always")
+def leader_gold(gold, n: int, viewer: int) -> int:
+    """Most gold held by any of the n players other than ``viewer``."""
     best = -1
-    for q in range(n_players[0]):
+    for q in range(n):
         if q != viewer and gold[q] > best:
             best = gold[q]
     return best
 
 
 @njit(cache=True)
-def sale_target(st: State, q: int) -> int:
-    """The market where q's hold fetches the most gold after the distance discount, or -1."""
-    adj = st.adj
-    degree = st.degree
-    dist = st.dist
-    land_dist = st.land_dist
-    ship = st.ship
-    hold = st.hold
+def sale_target(rules, plan, hold, q: int, at: int) -> int:
+    """The market where q's hold fetches the most gold after the distance discount from its ship on ``at``, or -1."""
+    desired = rules[R_DESIRED]
+    normal = rules[R_SELL]
     best = -1
     best_v = -1e18
     for m in range(N_MARKETS):
         v = 0.0
         for c in range(N_COMMODITIES):
-            v += hold[q, c] * price(st, m, c)
+            v += hold[q, c] * market_price(desired, normal, m, c)
         if v <= 0.0:
             continue
-        d = plan_steps(dist, land_dist, adj, degree, m, ship[q])
+        d = plan[m, at]
         if d >= FAR:
             continue
         v -= GOLD_PER_STEP * d
@@ -119,17 +120,9 @@ def sale_target(st: State, q: int) -> int:
 
 
 @njit(cache=True)
-def buy_target(st: State, q: int) -> int:
-    """The market where q can buy the most of its hand cards (distance-discounted), or -1."""
-    rules = st.rules
-    adj = st.adj
-    degree = st.degree
-    dist = st.dist
-    land_dist = st.land_dist
-    ship = st.ship
-    hand = st.hand
-    gold = st.gold
-    room = rules[R_HOLD] - hold_count(st, q)
+def buy_target(rules, plan, hand, hold, gold, q: int, at: int) -> int:
+    """The market where q (ship on ``at``) can buy the most of its hand cards (distance-discounted), or -1."""
+    room = rules[R_HOLD] - hold_sum(hold, q)
     afford = gold[q] // rules[R_BUY] if rules[R_BUY] > 0 else room
     if room <= 0 or afford <= 0:
         return -1
@@ -139,7 +132,7 @@ def buy_target(st: State, q: int) -> int:
         k = min(hand[q, SELLS[m]], room, afford)
         if k <= 0:
             continue
-        d = plan_steps(dist, land_dist, adj, degree, m, ship[q])
+        d = plan[m, at]
         if d >= FAR:
             continue
         v = k * (rules[R_DESIRED] - rules[R_BUY]) - GOLD_PER_STEP * d
@@ -150,28 +143,16 @@ def buy_target(st: State, q: int) -> int:
 
 
 @njit(cache=True)
-def route_target(st: State, q: int) -> int:
-    """Where q is heading: its sale market when carrying cargo, else its buy market (-1 if neither)."""
-    t = sale_target(st, q)
-    return t if t >= 0 else buy_target(st, q)
-
-
-@njit(cache=True)
-def best_value(st: State, q: int, c: int, exclude: int) -> float:
-    """Best distance-discounted price q could get for one card of c at a market other than ``exclude``."""
-    adj = st.adj
-    degree = st.degree
-    dist = st.dist
-    land_dist = st.land_dist
-    ship = st.ship
+def best_value(desired: int, normal: int, plan, at: int, c: int, exclude: int) -> float:
+    """Best distance-discounted price a ship on ``at`` could get for one card of c at a market but ``exclude``."""
     best = 0.0
     for m in range(N_MARKETS):
         if m == exclude:
             continue
-        p = price(st, m, c)
+        p = market_price(desired, normal, m, c)
         if p == 0:
             continue
-        d = plan_steps(dist, land_dist, adj, degree, m, ship[q])
+        d = plan[m, at]
         if d >= FAR:
             continue
         v = p - GOLD_PER_STEP * d
@@ -181,85 +162,92 @@ def best_value(st: State, q: int, c: int, exclude: int) -> float:
 
 
 @njit(cache=True)
-def danger(st: State, c: int) -> int:
-    """1 if a ship on c could be plundered by a pirate's next Wind card (within THREAT_RANGE, not a market)."""
-    cell = st.cell
-    pirate = st.pirate
-    if cell[c] == MARKET:
-        return 0
-    for p in range(pirate.shape[0]):
-        if cheb(st, c, pirate[p]) <= THREAT_RANGE:
-            return 1
-    return 0
+def _set_targets(rules, plan, sea, ship, hand, hold, gold, target, target_dist, n: int) -> None:
+    """Refresh every player's route target and its current sea distance (for the blocking features).
 
-
-@njit(cache=True)
-def _set_targets(st: State) -> None:
-    """Refresh every player's route target and its current sea distance (for the blocking features)."""
-    n_players = st.n_players
-    adj = st.adj
-    degree = st.degree
-    dist = st.dist
-    ship = st.ship
-    target = st.target
-    target_dist = st.target_dist
-    for q in range(n_players[0]):
-        t = route_target(st, q)
-        target[q] = t
-        target_dist[q] = sea_steps(dist, adj, degree, t, ship[q]) if t >= 0 else FAR
-
-
-@njit(cache=True)
-def on_route(st: State, q: int, x: int) -> bool:
-    """True if space x lies on a shortest sea route of q's ship to its target (blocking x delays q).
-
-    Needs ``_set_targets`` first.
+    The route target is the sale market when carrying cargo, else the buy market (-1 if neither).
     """
-    ship = st.ship
-    dist = st.dist
-    target = st.target
-    target_dist = st.target_dist
-    t = target[q]
-    s = ship[q]
-    if t < 0 or x == s or target_dist[q] >= FAR or dist[t, x] >= UNREACHED:
-        return False
-    return dist[t, x] + cheb(st, s, x) == target_dist[q]
+    for q in range(n):
+        t = sale_target(rules, plan, hold, q, ship[q])
+        if t < 0:
+            t = buy_target(rules, plan, hand, hold, gold, q, ship[q])
+        target[q] = t
+        target_dist[q] = sea[t, ship[q]] if t >= 0 else FAR
 
 
 @njit(cache=True)
-def _unblock(st: State, seat: int, frm: int, to: int) -> float:
-    """1.0 if moving an obstacle from ``frm`` to ``to`` clears the seat's cut or detoured route."""
-    ship = st.ship
-    land_dist = st.land_dist
-    target = st.target
-    target_dist = st.target_dist
+def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: int, gold, ship, dist, land_dist,
+                       king, target, target_dist, n: int, seat: int, lead: int) -> None:
+    """Fill blocks / blocks_leader / self_block / unblock of options 0..k-1 that move an obstacle (needs
+    ``_set_targets`` first): storm placements (cell, 0, 0, 0) from ``storm`` (-1: none yet) when ``placing``,
+    else pirate moves (pirate, card, to, steps).
+
+    blocks: space x lies on a shortest sea route of q's ship to its target (blocking x delays q).
+    unblock: moving the obstacle from ``frm`` to ``to`` clears the seat's cut or detoured route.
+    """
     t = target[seat]
-    if t < 0:
-        return 0.0
     s = ship[seat]
-    base = land_dist[t, s]
-    if base >= UNREACHED or target_dist[seat] <= base:
-        return 0.0
-    if frm != s and land_dist[t, frm] + cheb(st, s, frm) == base:
-        if to == s or land_dist[t, to] + cheb(st, s, to) != base:
-            return 1.0
-    return 0.0
+    base = land_dist[t, s] if t >= 0 else UNREACHED
+    detoured = t >= 0 and base < UNREACHED and target_dist[seat] > base
+    for i in range(k):
+        if placing:
+            frm = storm
+            x = options[i, 0]
+        else:
+            frm = pirate[options[i, 0]]
+            x = options[i, 2]
+        for q in range(n):
+            tq = target[q]
+            sq = ship[q]
+            if tq < 0 or x == sq or target_dist[q] >= FAR or dist[tq, x] >= UNREACHED:
+                continue
+            if dist[tq, x] + king[sq, x] == target_dist[q]:
+                if q == seat:
+                    features[i, F_SELF_BLOCK] = 1.0
+                else:
+                    features[i, F_BLOCKS] += 1.0
+                    if gold[q] == lead:
+                        features[i, F_BLOCKS_LEADER] = 1.0
+        if detoured and frm >= 0 and frm != s and land_dist[t, frm] + king[s, frm] == base:
+            if x == s or land_dist[t, x] + king[s, x] != base:
+                features[i, F_UNBLOCK] = 1.0
 
 
 @njit(cache=True)
-def _block_features(st: State, seat: int, i: int, x: int, lead: int) -> None:
-    """Fill blocks / blocks_leader / self_block of option i for an obstacle placed on x (never a market)."""
-    n_players = st.n_players
-    gold = st.gold
-    features = st.features
-    for q in range(n_players[0]):
-        if on_route(st, q, x):
+def _pirate_features(features, options, pirate, k: int, cell, ship, hold, gold, king, n: int, seat: int,
+                     lead: int, hn: int, exposed: bool) -> None:
+    """Fill plunder_cards / plunder_leader / threat_gain / guard of pirate moves 0..k-1 (pirate, card, to, steps).
+
+    threat_gain: opponents' hold cards (ships outside markets) within THREAT_RANGE of the pirate after the move
+    (not counting the ships it plunders) minus before it.
+    """
+    me = ship[seat]
+    for i in range(k):
+        frm = pirate[options[i, 0]]
+        to = options[i, 2]
+        threat = 0.0
+        for q in range(n):
+            c = ship[q]
             if q == seat:
-                features[i, F_SELF_BLOCK] = 1.0
-            else:
-                features[i, F_BLOCKS] += 1.0
+                continue
+            cards = 0
+            for m in range(N_COMMODITIES):
+                cards += hold[q, m]
+            if c == to:
+                features[i, F_PLUNDER_CARDS] += cards
                 if gold[q] == lead:
-                    features[i, F_BLOCKS_LEADER] = 1.0
+                    features[i, F_PLUNDER_LEADER] = 1.0
+            if cell[c] == MARKET:
+                continue
+            if c != to and king[to, c] <= THREAT_RANGE:
+                threat += cards
+            if king[frm, c] <= THREAT_RANGE:
+                threat -= cards
+        features[i, F_THREAT_GAIN] = threat
+        if exposed:
+            before = 1 if king[frm, me] <= THREAT_RANGE else 0
+            after = 1 if king[to, me] <= THREAT_RANGE else 0
+            features[i, F_GUARD] = hn * (before - after)
 
 
 # ----------------------------------------------------------------------------------------------- decisions
@@ -278,10 +266,10 @@ def choose_start_markets(st: State) -> None:
     taken = 0
     for s in range(n_players[0]):
         k = 0
+        _clear(features, 0, N_MARKETS, D_START)
         for m in range(N_MARKETS):
             if taken & (1 << m):
                 continue
-            _clear(st, k, D_START)
             options[k, 0] = m
             features[k, F_CARDS] = min(hand[s, SELLS[m]], rules[R_HOLD])
             features[k, F_SALE_DIST] = min(start_dist[m], FAR)
@@ -298,15 +286,20 @@ def choose_start_markets(st: State) -> None:
 @njit(cache=True)
 def sail_decision(st: State, seat: int) -> bool:
     """ST-TURN-2: offer every legal single-card move plus "stop"; apply the pick; False when stopping."""
+    rules = st.rules
+    cell = st.cell
     market_at = st.market_at
-    adj = st.adj
-    degree = st.degree
-    dist = st.dist
-    land_dist = st.land_dist
-    ship_a = st.ship
+    pirate = st.pirate
+    king = st.king
+    plan = st.plan
+    ship = st.ship
+    hand = st.hand
     hold = st.hold
+    gold = st.gold
     features = st.features
     options = st.options
+    desired = rules[R_DESIRED]
+    normal = rules[R_SELL]
     ensure_dist(st)
     k = sail_options(st, seat, 0)
     if k == 0:
@@ -317,41 +310,44 @@ def sail_decision(st: State, seat: int) -> bool:
             return False
         apply_sail(st, seat, options[ch, 0], options[ch, 1], options[ch, 2])
         return True
-    frm = ship_a[seat]
-    ts = sale_target(st, seat)
-    tb = buy_target(st, seat)
-    ds0 = plan_steps(dist, land_dist, adj, degree, ts, frm) if ts >= 0 else 0
-    db0 = plan_steps(dist, land_dist, adj, degree, tb, frm) if tb >= 0 else 0
-    hn = hold_count(st, seat)
-    hand = hand_count(st, seat)
+    frm = ship[seat]
+    ts = sale_target(rules, plan, hold, seat, ship[seat])
+    tb = buy_target(rules, plan, hand, hold, gold, seat, ship[seat])
+    ds0 = plan[ts, frm] if ts >= 0 else 0
+    db0 = plan[tb, frm] if tb >= 0 else 0
+    hn = hold_sum(hold, seat)
+    hand_n = hand_sum(hand, seat)
+    _clear(features, 0, k + 1, D_SAIL)
     for i in range(k):
-        _clear(st, i, D_SAIL)
         card = options[i, 0]
         to = options[i, 1]
         if ts >= 0:
-            features[i, F_SALE_GAIN] = ds0 - plan_steps(dist, land_dist, adj, degree, ts, to)
+            features[i, F_SALE_GAIN] = ds0 - plan[ts, to]
         if tb >= 0:
-            features[i, F_BUY_GAIN] = db0 - plan_steps(dist, land_dist, adj, degree, tb, to)
+            features[i, F_BUY_GAIN] = db0 - plan[tb, to]
         m = market_at[to]
         if m >= 0:
             v = 0
             for c in range(N_COMMODITIES):
-                v += hold[seat, c] * price(st, m, c)
+                v += hold[seat, c] * market_price(desired, normal, m, c)
             features[i, F_ARRIVE_SELL] = v
-            ship = ship_a[seat]
-            ship_a[seat] = to
-            features[i, F_ARRIVE_BUY] = max_buy(st, seat)
-            ship_a[seat] = ship
+            features[i, F_ARRIVE_BUY] = buy_limit(rules, hand, hold, gold, m, seat)
         if card == CARD_ROW:
             features[i, F_ROW] = 1.0
         else:
             features[i, F_WIND] = 1.0
         features[i, F_STEPS] = options[i, 2]
-        features[i, F_DANGER] = hn * danger(st, to)
-        features[i, F_HAND_SIZE] = hand
-    _clear(st, k, D_SAIL)
+        features[i, F_HAND_SIZE] = hand_n
     features[k, F_PASS] = 1.0
-    features[k, F_DANGER] = hn * danger(st, frm)
+    for i in range(k + 1):
+        # danger: a ship ending on c (staying on frm for the pass row) could be plundered by a pirate's next
+        # Wind card (within THREAT_RANGE, not in a market).
+        c = options[i, 1] if i < k else frm
+        if cell[c] != MARKET:
+            for p in range(pirate.shape[0]):
+                if king[c, pirate[p]] <= THREAT_RANGE:
+                    features[i, F_DANGER] = hn
+                    break
     ch = _decide(st, seat, D_SAIL, k + 1)
     if ch == k:
         return False
@@ -362,45 +358,55 @@ def sail_decision(st: State, seat: int) -> bool:
 @njit(cache=True)
 def sell_and_buy(st: State, seat: int) -> bool:
     """ST-TRADE-4 then ST-TRADE-2 in a market: sell cards one by one, then buy; True on an instant win."""
-    rules = st.rules
     market_at = st.market_at
     ship = st.ship
-    hold_a = st.hold
-    gold = st.gold
-    features = st.features
-    options = st.options
     m = market_at[ship[seat]]
     if m < 0:
         return False
+    return _trade(st, seat, m)
+
+
+@njit(cache=True)
+def _trade(st: State, seat: int, m: int) -> bool:
+    """``sell_and_buy`` for a ship in market m (its own kernel: most stops are at sea and skip these reads)."""
+    rules = st.rules
+    plan = st.plan
+    ship = st.ship
+    hand = st.hand
+    hold = st.hold
+    gold = st.gold
+    features = st.features
+    options = st.options
+    desired = rules[R_DESIRED]
+    normal = rules[R_SELL]
     ensure_dist(st)
     while True:
         k = 0
+        _clear(features, 0, N_COMMODITIES + 1, D_SELL)
         for c in range(N_COMMODITIES):
-            p = price(st, m, c)
-            if hold_a[seat, c] == 0 or p == 0:
+            p = market_price(desired, normal, m, c)
+            if hold[seat, c] == 0 or p == 0:
                 continue  # ST-TRADE-4: a market never buys its own commodity
-            _clear(st, k, D_SELL)
             options[k, 0] = c
             features[k, F_CARDS] = 1.0
             features[k, F_GOLD] = p
-            features[k, F_REGRET] = max(0.0, best_value(st, seat, c, m) - p)
+            features[k, F_REGRET] = max(0.0, best_value(desired, normal, plan, ship[seat], c, m) - p)
             features[k, F_WIN] = 1.0 if gold[seat] + p >= rules[R_WIN_GOLD] else 0.0
             k += 1
         if k == 0:
             break
-        _clear(st, k, D_SELL)
         features[k, F_PASS] = 1.0
         ch = _decide(st, seat, D_SELL, k + 1)
         if ch == k:
             break
         if apply_sell(st, seat, options[ch, 0]):
             return True  # ST-END-1: checked after every sale
-    kmax = max_buy(st, seat)
+    kmax = buy_limit(rules, hand, hold, gold, m, seat)
     if kmax > 0:
         # Bought cards are worth their best price anywhere (the hold has no other use); routes decide where.
         value = rules[R_DESIRED] - rules[R_BUY]
+        _clear(features, 0, kmax + 1, D_BUY)
         for j in range(kmax + 1):
-            _clear(st, j, D_BUY)
             features[j, F_PASS] = 1.0 if j == 0 else 0.0
             features[j, F_CARDS] = j
             features[j, F_GOLD] = -j * rules[R_BUY]
@@ -411,12 +417,12 @@ def sell_and_buy(st: State, seat: int) -> bool:
     return False
 
 
-@njit(cache=True)
-def _hold_gain(st: State, t: int, give: int, get: int) -> float:
+@njit(cache=True, inline="always")
+def _hold_gain(desired: int, normal: int, t: int, give: int, get: int) -> float:
     """Gain for a player heading to market t of swapping hold card ``give`` for ``get``."""
     if t < 0:
         return 0.0
-    return float(price(st, t, get) - price(st, t, give))
+    return float(market_price(desired, normal, t, get) - market_price(desired, normal, t, give))
 
 
 @njit(cache=True)
@@ -429,6 +435,22 @@ def offer_decision(st: State, seat: int) -> None:
     """
     n_players = st.n_players
     ship = st.ship
+    king = st.king
+    me = ship[seat]
+    for q in range(n_players[0]):
+        if q != seat and king[me, ship[q]] <= 1:
+            _offer(st, seat)
+            return
+
+
+@njit(cache=True)
+def _offer(st: State, seat: int) -> None:
+    """``offer_decision`` once a partner is adjacent (most stops have none and skip these reads)."""
+    rules = st.rules
+    n_players = st.n_players
+    king = st.king
+    plan = st.plan
+    ship = st.ship
     hand = st.hand
     hold = st.hold
     gold = st.gold
@@ -436,15 +458,20 @@ def offer_decision(st: State, seat: int) -> None:
     options = st.options
     games = st.games
     players = st.players
+    desired = rules[R_DESIRED]
+    normal = rules[R_SELL]
+    n = n_players[0]
     me = ship[seat]
     ensure_dist(st)
-    tm = sale_target(st, seat)
+    tm = NOT_YET
     k = 0
-    for q in range(n_players[0]):
-        if q == seat or cheb(st, me, ship[q]) > 1:
+    for q in range(n):
+        if q == seat or king[me, ship[q]] > 1:
             continue
-        tq = sale_target(st, q)
-        lead = 1.0 if gold[q] == leader_gold(st, seat) else 0.0
+        if tm == NOT_YET:
+            tm = sale_target(rules, plan, hold, seat, ship[seat])
+        tq = sale_target(rules, plan, hold, q, ship[q])
+        lead = 1.0 if gold[q] == leader_gold(gold, n, seat) else 0.0
         for a in range(N_COMMODITIES):
             for b in range(N_COMMODITIES):
                 if a == b:
@@ -453,15 +480,15 @@ def offer_decision(st: State, seat: int) -> None:
                     if where == 0:
                         if hold[seat, a] == 0 or hold[q, b] == 0:
                             continue
-                        mine = _hold_gain(st, tm, a, b)
-                        theirs = _hold_gain(st, tq, b, a)
+                        mine = _hold_gain(desired, normal, tm, a, b)
+                        theirs = _hold_gain(desired, normal, tq, b, a)
                     else:
                         if hand[seat, a] == 0 or hand[q, b] == 0:
                             continue
                         # Hand cards are worth more in sets: one market visit buys them all.
                         mine = 0.5 * (hand[seat, b] - hand[seat, a] + 1)
                         theirs = 0.5 * (hand[q, a] - hand[q, b] + 1)
-                    _clear(st, k, D_OFFER)
+                    _clear(features, k, k + 1, D_OFFER)
                     options[k, 0] = q
                     options[k, 1] = a
                     options[k, 2] = b
@@ -472,7 +499,7 @@ def offer_decision(st: State, seat: int) -> None:
                     k += 1
     if k == 0:
         return
-    _clear(st, k, D_OFFER)
+    _clear(features, k, k + 1, D_OFFER)
     features[k, F_PASS] = 1.0
     ch = _decide(st, seat, D_OFFER, k + 1)
     if ch == k:
@@ -484,12 +511,11 @@ def offer_decision(st: State, seat: int) -> None:
     mine = features[ch, F_MY_GAIN]
     theirs = features[ch, F_PARTNER_GAIN]
     players[seat, P_OFFERS] += 1
-    _clear(st, 0, D_ACCEPT)
-    _clear(st, 1, D_ACCEPT)
+    _clear(features, 0, 2, D_ACCEPT)
     features[0, F_PASS] = 1.0
     features[1, F_MY_GAIN] = theirs
     features[1, F_PARTNER_GAIN] = mine
-    features[1, F_PARTNER_LEADER] = 1.0 if gold[seat] == leader_gold(st, q) else 0.0
+    features[1, F_PARTNER_LEADER] = 1.0 if gold[seat] == leader_gold(gold, n, q) else 0.0
     accepted = _decide(st, q, D_ACCEPT, 2) == 1
     ev(st, seat, EV_OFFER, q, a, b, where, 1 if accepted else 0)
     if not accepted:
@@ -509,9 +535,8 @@ def offer_decision(st: State, seat: int) -> None:
     games[G_TRADES] += 1
 
 
-@njit(cache=True)
-def _has_wind(st: State, seat: int) -> bool:
-    hand = st.hand
+@njit(cache=True, inline="always")
+def _has_wind(hand, seat: int) -> bool:
     for d in range(8):
         if hand[seat, CARD_WIND0 + d] > 0:
             return True
@@ -519,68 +544,60 @@ def _has_wind(st: State, seat: int) -> bool:
 
 
 @njit(cache=True)
-def _cargo_threat(st: State, seat: int, x: int, skip: int) -> float:
-    """Opponents' hold cards (ships outside markets, not on ``skip``) within THREAT_RANGE of space x."""
-    n_players = st.n_players
-    cell = st.cell
-    ship = st.ship
-    s = 0.0
-    for q in range(n_players[0]):
-        c = ship[q]
-        if q == seat or c == skip or cell[c] == MARKET:
-            continue
-        if cheb(st, x, c) <= THREAT_RANGE:
-            s += hold_count(st, q)
-    return s
+def pirate_phase(st: State, seat: int) -> None:
+    """ST-TURN-4: move pirates with Wind cards, one card per decision, until the strategy passes."""
+    hand = st.hand
+    if _has_wind(hand, seat):
+        _pirate_moves(st, seat)
 
 
 @njit(cache=True)
-def pirate_phase(st: State, seat: int) -> None:
-    """ST-TURN-4: move pirates with Wind cards, one card per decision, until the strategy passes."""
+def _pirate_moves(st: State, seat: int) -> None:
+    """``pirate_phase`` for a seat holding a Wind card (its own kernel: most turns skip these reads)."""
+    rules = st.rules
     n_players = st.n_players
     cell = st.cell
     pirate = st.pirate
+    king = st.king
+    dist = st.dist
+    land_dist = st.land_dist
+    sea = st.sea
+    plan = st.plan
     ship = st.ship
+    hand = st.hand
+    hold = st.hold
     gold = st.gold
+    target = st.target
+    target_dist = st.target_dist
     features = st.features
     options = st.options
+    n = n_players[0]
+    scored = _scored(st, seat)
     me = ship[seat]
-    hn = hold_count(st, seat)
+    hn = hold_sum(hold, seat)
     exposed = hn > 0 and cell[me] != MARKET
-    while _has_wind(st, seat):
+    while _has_wind(hand, seat):
         ensure_dist(st)
         k = pirate_options(st, seat, 0)
         if k == 0:
             return
-        if not _scored(st, seat):
+        if not scored:
             ch = _decide(st, seat, D_PIRATE, k + 1)
             if ch == k:
                 return
             apply_pirate(st, seat, options[ch, 0], options[ch, 1], options[ch, 2])
             continue
-        _set_targets(st)
-        lead = leader_gold(st, seat)
-        hand = hand_count(st, seat)
+        _set_targets(rules, plan, sea, ship, hand, hold, gold, target, target_dist, n)
+        lead = leader_gold(gold, n, seat)
+        hand_n = hand_sum(hand, seat)
+        _clear(features, 0, k + 1, D_PIRATE)
+        _pirate_features(features, options, pirate, k, cell, ship, hold, gold, king, n, seat, lead, hn, exposed)
+        _obstacle_features(features, options, pirate, k, False, -1, gold, ship, dist, land_dist, king, target,
+                           target_dist, n, seat, lead)
         for i in range(k):
-            _clear(st, i, D_PIRATE)
-            frm = pirate[options[i, 0]]
-            to = options[i, 2]
-            for q in range(n_players[0]):
-                if q != seat and ship[q] == to:
-                    features[i, F_PLUNDER_CARDS] += hold_count(st, q)
-                    if gold[q] == lead:
-                        features[i, F_PLUNDER_LEADER] = 1.0
-            features[i, F_THREAT_GAIN] = _cargo_threat(st, seat, to, to) - _cargo_threat(st, seat, frm, -1)
-            if exposed:
-                before = 1 if cheb(st, frm, me) <= THREAT_RANGE else 0
-                after = 1 if cheb(st, to, me) <= THREAT_RANGE else 0
-                features[i, F_GUARD] = hn * (before - after)
-            _block_features(st, seat, i, to, lead)
-            features[i, F_UNBLOCK] = _unblock(st, seat, frm, to)
-            features[i, F_HAND_SIZE] = hand
+            features[i, F_HAND_SIZE] = hand_n
             features[i, F_WIND] = 1.0
             features[i, F_STEPS] = options[i, 3]
-        _clear(st, k, D_PIRATE)
         features[k, F_PASS] = 1.0
         ch = _decide(st, seat, D_PIRATE, k + 1)
         if ch == k:
@@ -591,16 +608,32 @@ def pirate_phase(st: State, seat: int) -> None:
 @njit(cache=True)
 def storm_phase(st: State, seat: int) -> None:
     """ST-TURN-5: optionally play one Storm card onto an empty space (every empty space is an option)."""
+    hand = st.hand
+    if hand[seat, CARD_STORM] > 0:
+        _storm_move(st, seat)
+
+
+@njit(cache=True)
+def _storm_move(st: State, seat: int) -> None:
+    """``storm_phase`` for a seat holding a Storm card (its own kernel: most turns skip these reads)."""
     rules = st.rules
+    n_players = st.n_players
     cell = st.cell
     pirate_a = st.pirate
+    king = st.king
+    dist = st.dist
+    land_dist = st.land_dist
+    sea = st.sea
+    plan = st.plan
     storm_a = st.storm
     ship_a = st.ship
     hand_a = st.hand
+    hold = st.hold
+    gold = st.gold
+    target = st.target
+    target_dist = st.target_dist
     features = st.features
     options = st.options
-    if hand_a[seat, CARD_STORM] == 0:
-        return
     k = storm_options(st, 0)
     if k == 0:
         return
@@ -610,12 +643,13 @@ def storm_phase(st: State, seat: int) -> None:
             apply_storm(st, seat, options[ch, 0])
         return
     ensure_dist(st)
-    _set_targets(st)
+    n = n_players[0]
+    _set_targets(rules, plan, sea, ship_a, hand_a, hold, gold, target, target_dist, n)
     g = rules[R_GRID]
     me = ship_a[seat]
-    hn = hold_count(st, seat)
-    lead = leader_gold(st, seat)
-    hand = hand_count(st, seat)
+    hn = hold_sum(hold, seat)
+    lead = leader_gold(gold, n, seat)
+    hand_n = hand_sum(hand_a, seat)
     # A pirate two spaces away in a straight line reaches the ship through the middle space: guard it.
     mid0 = -1
     mid1 = -1
@@ -629,26 +663,18 @@ def storm_phase(st: State, seat: int) -> None:
                     mid0 = pc + (dr // 2) * g + dc // 2
                 else:
                     mid1 = pc + (dr // 2) * g + dc // 2
-    storm = storm_a[0]
-    feats = features
-    opts = options
-    lo = SPAN_LO[D_STORM]
-    hi = SPAN_HI[D_STORM]
+    _clear(features, 0, k + 1, D_STORM)
+    _obstacle_features(features, options, pirate_a, k, True, storm_a[0], gold, ship_a, dist, land_dist, king,
+                       target, target_dist, n, seat, lead)
     for i in range(k):
-        for f in range(lo, hi):
-            feats[i, f] = 0.0
-        x = opts[i, 0]
-        _block_features(st, seat, i, x, lead)
-        if storm >= 0:
-            feats[i, F_UNBLOCK] = _unblock(st, seat, storm, x)
+        x = options[i, 0]
         if x == mid0 or x == mid1:
-            feats[i, F_GUARD] = hn
-        feats[i, F_HAND_SIZE] = hand
-    _clear(st, k, D_STORM)
-    feats[k, F_PASS] = 1.0
+            features[i, F_GUARD] = hn
+        features[i, F_HAND_SIZE] = hand_n
+    features[k, F_PASS] = 1.0
     ch = _decide(st, seat, D_STORM, k + 1)
     if ch < k:
-        apply_storm(st, seat, opts[ch, 0])
+        apply_storm(st, seat, options[ch, 0])
 
 
 # ----------------------------------------------------------------------------------------------- turns, games
@@ -657,6 +683,8 @@ def play_turn(st: State, seat: int) -> bool:
     """One turn (ST-TURN-1..6); True if the seat won during it."""
     rules = st.rules
     ship = st.ship
+    hand = st.hand
+    hold = st.hold
     gold = st.gold
     games = st.games
     players = st.players
@@ -665,7 +693,7 @@ def play_turn(st: State, seat: int) -> bool:
     for _ in range(rules[R_DRAW]):
         card = draw_card(st, seat)
         ev(st, seat, EV_DRAW, card)
-    h = hand_count(st, seat)
+    h = hand_sum(hand, seat)
     if h > players[seat, P_MAX_HAND]:
         players[seat, P_MAX_HAND] = h
     # ST-TRADE-5: trade at every stop of the sail phase (start included), then sail on or stop.
@@ -677,7 +705,7 @@ def play_turn(st: State, seat: int) -> bool:
             break
     pirate_phase(st, seat)
     storm_phase(st, seat)
-    ev(st, seat, EV_END_TURN, gold[seat], hand_count(st, seat), hold_count(st, seat), ship[seat])
+    ev(st, seat, EV_END_TURN, gold[seat], hand_sum(hand, seat), hold_sum(hold, seat), ship[seat])
     return False
 
 

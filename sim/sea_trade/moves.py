@@ -22,16 +22,21 @@ from sim.sea_trade.state import (CARD_ROW, CARD_STORM, CARD_WIND0, DESIRES, DIR_
 @njit(cache=True)
 def ev(st: State, seat: int, etype: int, a0: int = 0, a1: int = 0, a2: int = 0, a3: int = 0, a4: int = 0) -> None:
     """Record one trace event when tracing (zero-row trace buffer: nothing, the fast path)."""
-    misc = st.misc
     trace = st.trace
     if trace.shape[0] > 0:
+        misc = st.misc
         misc[M_EVENTS] = emit(trace, misc[M_EVENTS], misc[M_ROUND], seat, etype, a0, a1, a2, a3, a4)
 
 
 @njit(cache=True)
 def hold_count(st: State, seat: int) -> int:
     """Commodity cards in the seat's hold."""
-    hold = st.hold
+    return hold_sum(st.hold, seat)
+
+
+@njit(cache=True, inline="always")
+def hold_sum(hold, seat: int) -> int:
+    """``hold_count`` on the hold array itself (for loops: a structref field read per call costs ~30 ns)."""
     s = 0
     for c in range(N_COMMODITIES):
         s += hold[seat, c]
@@ -41,7 +46,12 @@ def hold_count(st: State, seat: int) -> int:
 @njit(cache=True)
 def hand_count(st: State, seat: int) -> int:
     """Cards in the seat's hand."""
-    hand = st.hand
+    return hand_sum(st.hand, seat)
+
+
+@njit(cache=True, inline="always")
+def hand_sum(hand, seat: int) -> int:
+    """``hand_count`` on the hand array itself."""
     s = 0
     for c in range(hand.shape[1]):
         s += hand[seat, c]
@@ -342,11 +352,17 @@ def apply_storm(st: State, seat: int, c: int) -> None:
 def price(st: State, m: int, c: int) -> int:
     """ST-TRADE-4: what market m pays for commodity c: 0 (refused) for its own, desired or normal price."""
     rules = st.rules
+    return market_price(rules[R_DESIRED], rules[R_SELL], m, c)
+
+
+@njit(cache=True, inline="always")
+def market_price(desired: int, normal: int, m: int, c: int) -> int:
+    """``price`` from the two price rules as numbers (no array argument: free to call in loops; ST-TRADE-4)."""
     if SELLS[m] == c:
         return 0
     if DESIRES[m] == c:
-        return rules[R_DESIRED]
-    return rules[R_SELL]
+        return desired
+    return normal
 
 
 @njit(cache=True)
@@ -362,12 +378,20 @@ def max_buy(st: State, seat: int) -> int:
     """ST-TRADE-2/3: cards of the market's own commodity the seat can buy now (hand, hold room, gold)."""
     rules = st.rules
     hand = st.hand
+    hold = st.hold
     gold = st.gold
-    m = market_here(st, seat)
+    market_at = st.market_at
+    ship = st.ship
+    return buy_limit(rules, hand, hold, gold, market_at[ship[seat]], seat)
+
+
+@njit(cache=True)
+def buy_limit(rules, hand, hold, gold, m: int, seat: int) -> int:
+    """``max_buy`` on the arrays, for the seat's ship in market m (-1: none): ST-TRADE-2/3."""
     if m < 0:
         return 0
     k = hand[seat, SELLS[m]]
-    room = rules[R_HOLD] - hold_count(st, seat)
+    room = rules[R_HOLD] - hold_sum(hold, seat)
     if room < k:
         k = room
     if rules[R_BUY] > 0:
@@ -404,7 +428,7 @@ def apply_sell(st: State, seat: int, c: int) -> bool:
     piles = st.piles
     players = st.players
     m = market_here(st, seat)
-    gain = price(st, m, c)
+    gain = market_price(rules[R_DESIRED], rules[R_SELL], m, c)
     hold[seat, c] -= 1
     discard_card(discard, piles, c)
     gold[seat] += gain

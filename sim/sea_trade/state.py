@@ -138,6 +138,8 @@ class State(NamedTuple):
     queue: np.ndarray  # int64 (N,): BFS / candidate scratch
     dist: np.ndarray  # int64 (6, N): sea steps to each market around land, storm and pirates
     land_dist: np.ndarray  # int64 (6, N): sea steps to each market around land only (fixed per board)
+    sea: np.ndarray  # int64 (6, N): ship_dist of every cell (refreshed with dist)
+    plan: np.ndarray  # int64 (6, N): route_dist of every cell (refreshed with dist)
     start_dist: np.ndarray  # int64 (6,): land-only steps from market m to the market desiring its commodity
     target: np.ndarray  # int64 (P,): scratch route target per player
     target_dist: np.ndarray  # int64 (P,): scratch sea steps of each player to its target
@@ -217,6 +219,8 @@ def new_state(rules: Rules, n_players: int, table: StrategyTable | None = None,
         queue=np.zeros(max(n, d), np.int64),
         dist=np.zeros((N_MARKETS, n), np.int64),
         land_dist=np.zeros((N_MARKETS, n), np.int64),
+        sea=np.zeros((N_MARKETS, n), np.int64),
+        plan=np.zeros((N_MARKETS, n), np.int64),
         start_dist=np.zeros(N_MARKETS, np.int64),
         target=np.zeros(p, np.int64),
         target_dist=np.zeros(p, np.int64),
