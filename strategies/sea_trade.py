@@ -34,18 +34,6 @@ from __future__ import annotations
 
 from strategies.core import DecisionSchema, Strategy, StrategyRegistry
 
-SCHEMA = DecisionSchema(
-    decisions=("start_market", "sail", "buy", "sell", "offer", "accept", "pirate", "storm"),
-    # Ordered so that the features each decision fills are one contiguous column span (see SPANS): the
-    # engine clears and scores only that span, which is exact since the other columns are 0 for it.
-    features=(
-        "sale_gain", "buy_gain", "arrive_sell", "arrive_buy", "row_card", "danger", "wind_card", "steps",
-        "hand_size", "pass", "guard", "unblock", "blocks", "blocks_leader", "self_block", "plunder_cards",
-        "plunder_leader", "threat_gain", "my_gain", "partner_gain", "partner_leader", "cards", "gold", "regret",
-        "win", "sale_dist",
-    ),
-)
-
 FILLED = {
     "start_market": ("cards", "sale_dist"),
     "sail": ("pass", "sale_gain", "buy_gain", "arrive_sell", "arrive_buy", "row_card", "wind_card", "steps",
@@ -59,6 +47,20 @@ FILLED = {
     "storm": ("pass", "blocks", "blocks_leader", "self_block", "unblock", "guard", "hand_size"),
 }
 """The features the engine fills per decision (every other feature is 0 for that decision)."""
+
+SCHEMA = DecisionSchema(
+    decisions=("start_market", "sail", "buy", "sell", "offer", "accept", "pirate", "storm"),
+    # Ordered so that the features each decision fills are one contiguous column span (see SPANS): the
+    # engine clears and scores only that span, which is exact since the other columns are 0 for it.
+    features=(
+        "sale_gain", "buy_gain", "arrive_sell", "arrive_buy", "row_card", "danger", "wind_card", "steps",
+        "hand_size", "pass", "guard", "unblock", "blocks", "blocks_leader", "self_block", "plunder_cards",
+        "plunder_leader", "threat_gain", "my_gain", "partner_gain", "partner_leader", "cards", "gold", "regret",
+        "win", "sale_dist",
+    ),
+    filled=FILLED,
+)
+
 SPANS = tuple((min(SCHEMA.features.index(f) for f in FILLED[d]), 1 + max(SCHEMA.features.index(f) for f in FILLED[d]))
               for d in SCHEMA.decisions)
 """Per decision, the [lo, hi) feature columns holding all its filled features (what choose() scores)."""
