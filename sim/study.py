@@ -98,8 +98,8 @@ def plan_study(
     spec.check_players(players)
     if games < 1:
         raise PlaytestError(f"--games must be at least 1, not {games}")
-    if seed < 0:
-        raise PlaytestError(f"--seed must be a non-negative integer, not {seed}")
+    if not 0 <= seed < 2**63:
+        raise PlaytestError(f"--seed must be an integer from 0 to 2**63-1, not {seed}")
     names = list(strategies) if strategies else _default_lineup(spec.default_lineup, players, rotate)
     for name in names:
         spec.strategies.get(name)

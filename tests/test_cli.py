@@ -39,6 +39,7 @@ def _error_line(capsys) -> str:
         (["run", "sea_trade", "--players", "2", "--games", "10", "--strategies", "trader,raider,blocker"],
          "longer pool"),
         (["strategies", "monopoly"], "unknown game 'monopoly'"),
+        (["run", "bus", "--players", "4", "--games", "10", "--seed", "-3"], "--seed must be"),
         (["replay", "sea_trade", "--players", "3", "--seed", "1", "--game-index", "-1"], "--game-index"),
         (["run", "sea_trade", "--players", "four", "--games", "10"], "invalid int value"),
         (["frobnicate"], "invalid choice"),
