@@ -150,10 +150,10 @@ class StrategyRegistry:
 
 
 @njit(cache=True)
-def option_score(weights: np.ndarray, strat: int, decision: int, features: np.ndarray, i: int) -> float:
-    """Linear score of option ``i``: the dot product of its feature row with the strategy's weights."""
+def span_score(weights: np.ndarray, strat: int, decision: int, features: np.ndarray, i: int, lo: int, hi: int) -> float:
+    """Linear score of option ``i`` over feature columns lo..hi-1: its features dotted with the strategy's weights."""
     s = 0.0
-    for f in range(features.shape[1]):
+    for f in range(lo, hi):
         s += weights[strat, decision, f] * features[i, f]
     return s
 
@@ -170,6 +170,24 @@ def choose(
     rng: np.ndarray,
 ) -> int:
     """The decision choke point: the index of the option that strategy ``strat`` picks."""
+    return choose_span(kind, params, weights, strat, decision, features, 0, features.shape[1], n_opt, rng)
+
+
+@njit(cache=True)
+def choose_span(
+    kind: np.ndarray,
+    params: np.ndarray,
+    weights: np.ndarray,
+    strat: int,
+    decision: int,
+    features: np.ndarray,
+    lo: int,
+    hi: int,
+    n_opt: int,
+    rng: np.ndarray,
+) -> int:
+    """``choose`` scoring only feature columns lo..hi-1: the same pick as ``choose`` on the slices
+    ``weights[:, :, lo:hi]`` and ``features[:, lo:hi]``, without building those views per decision."""
     if n_opt <= 1:
         return 0
     if kind[strat] == POLICY_RANDOM or (params[strat, P_EPSILON] > 0.0 and uniform(rng) < params[strat, P_EPSILON]):
@@ -179,7 +197,7 @@ def choose(
     best_score = -np.inf
     ties = 0
     for i in range(n_opt):
-        sc = option_score(weights, strat, decision, features, i)
+        sc = span_score(weights, strat, decision, features, i, lo, hi)
         if sc > best_score + 1e-12:
             best_score = sc
             best = i
@@ -192,11 +210,11 @@ def choose(
         return best
     total = 0.0
     for i in range(n_opt):
-        total += np.exp((option_score(weights, strat, decision, features, i) - best_score) / temperature)
+        total += np.exp((span_score(weights, strat, decision, features, i, lo, hi) - best_score) / temperature)
     target = uniform(rng) * total
     acc = 0.0
     for i in range(n_opt):
-        acc += np.exp((option_score(weights, strat, decision, features, i) - best_score) / temperature)
+        acc += np.exp((span_score(weights, strat, decision, features, i, lo, hi) - best_score) / temperature)
         if acc >= target:
             return i
     return n_opt - 1

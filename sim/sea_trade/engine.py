@@ -33,7 +33,7 @@ from sim.sea_trade.state import (CARD_ROW, CARD_STORM, CARD_WIND0, D_ACCEPT, D_B
                                  F_PLUNDER_LEADER, F_REGRET, F_ROW, F_SALE_DIST, F_SALE_GAIN, F_SELF_BLOCK,
                                  F_STEPS, F_THREAT_GAIN, F_UNBLOCK, F_HAND_SIZE, F_WIN, F_WIND, LAND, M_ERROR_GAME,
                                  M_EVENTS, M_ROUND, M_WINNER, MARKET, RANDOM_KIND, SPAN_HI, SPAN_LO, N_COMMODITIES, N_MARKETS, SELLS, State)
-from strategies.core import choose
+from strategies.core import choose_span
 
 GOLD_PER_STEP = 0.3
 """Value estimates discount a sale by this much gold per sea step to the market (about a turn's progress)."""
@@ -62,7 +62,8 @@ def _clear(features, first: int, end: int, decision: int) -> None:
 def _decide(st: State, seat: int, decision: int, n_opt: int) -> int:
     """The seat's strategy picks one of n_opt >= 2 options (counted as a decision).
 
-    Only the decision's feature span is scored: every other feature is 0 for it, so the score is the same.
+    Only the decision's feature span is scored (choose_span: the same pick as choose() on all columns, as every
+    other feature is 0 for it, without slicing views per decision).
     """
     features = st.features
     games = st.games
@@ -72,17 +73,16 @@ def _decide(st: State, seat: int, decision: int, n_opt: int) -> int:
     weights = st.weights
     seat_strat = st.seat_strat
     games[G_DECISIONS] += 1
-    lo = SPAN_LO[decision]
-    hi = SPAN_HI[decision]
-    return choose(kind, params, weights[:, :, lo:hi], seat_strat[seat], decision, features[:, lo:hi],
-                  n_opt, rng)
+    return choose_span(kind, params, weights, seat_strat[seat], decision, features, SPAN_LO[decision],
+                       SPAN_HI[decision], n_opt, rng)
 
 
-@njit(cache=True)
-def _scored(st: State, seat: int) -> bool:
-    """False when the seat's policy ignores features (random): the kernel then skips computing them."""
-    kind = st.kind
-    seat_strat = st.seat_strat
+@njit(cache=True, inline="always")
+def _scored(kind, seat_strat, seat: int) -> bool:
+    """False when the seat's policy ignores features (random): the kernel then skips computing them.
+
+    Takes the handle's ``kind`` and ``seat_strat`` (read at the caller's entry): no call per decision.
+    """
     return kind[seat_strat[seat]] != RANDOM_KIND
 
 
@@ -286,6 +286,8 @@ def choose_start_markets(st: State) -> None:
 @njit(cache=True)
 def sail_decision(st: State, seat: int) -> bool:
     """ST-TURN-2: offer every legal single-card move plus "stop"; apply the pick; False when stopping."""
+    kind = st.kind
+    seat_strat = st.seat_strat
     rules = st.rules
     cell = st.cell
     market_at = st.market_at
@@ -304,7 +306,7 @@ def sail_decision(st: State, seat: int) -> bool:
     k = sail_options(st, seat, 0)
     if k == 0:
         return False
-    if not _scored(st, seat):
+    if not _scored(kind, seat_strat, seat):
         ch = _decide(st, seat, D_SAIL, k + 1)
         if ch == k:
             return False
@@ -554,6 +556,8 @@ def pirate_phase(st: State, seat: int) -> None:
 @njit(cache=True)
 def _pirate_moves(st: State, seat: int) -> None:
     """``pirate_phase`` for a seat holding a Wind card (its own kernel: most turns skip these reads)."""
+    kind = st.kind
+    seat_strat = st.seat_strat
     rules = st.rules
     n_players = st.n_players
     cell = st.cell
@@ -572,7 +576,7 @@ def _pirate_moves(st: State, seat: int) -> None:
     features = st.features
     options = st.options
     n = n_players[0]
-    scored = _scored(st, seat)
+    scored = _scored(kind, seat_strat, seat)
     me = ship[seat]
     hn = hold_sum(hold, seat)
     exposed = hn > 0 and cell[me] != MARKET
@@ -616,6 +620,8 @@ def storm_phase(st: State, seat: int) -> None:
 @njit(cache=True)
 def _storm_move(st: State, seat: int) -> None:
     """``storm_phase`` for a seat holding a Storm card (its own kernel: most turns skip these reads)."""
+    kind = st.kind
+    seat_strat = st.seat_strat
     rules = st.rules
     n_players = st.n_players
     cell = st.cell
@@ -637,7 +643,7 @@ def _storm_move(st: State, seat: int) -> None:
     k = storm_options(st, 0)
     if k == 0:
         return
-    if not _scored(st, seat):
+    if not _scored(kind, seat_strat, seat):
         ch = _decide(st, seat, D_STORM, k + 1)
         if ch < k:
             apply_storm(st, seat, options[ch, 0])
