@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -15,7 +14,8 @@ import pyarrow.parquet as pq
 from pandas.api.types import union_categoricals
 
 from sim.core.errors import PlaytestError
-from sim.logs import sha256
+from sim.logs import MANIFEST, sha256
+from sim.logs import read_manifest as logs_read_manifest
 
 REDO = "re-run the same `playtest run` command to redo it"
 GAME_REQUIRED = ("game_index", "n_players", "rounds", "end_reason", "winner_seat")
@@ -59,14 +59,11 @@ class Run:
 
 
 def read_manifest(run_dir: Path) -> dict[str, Any]:
-    """Parse and sanity-check runs/<id>/manifest.json."""
-    path = run_dir / "manifest.json"
-    if not path.is_file():
+    """Parse runs/<id>/manifest.json (through the runner's reader) and sanity-check it for analysis."""
+    path = run_dir / MANIFEST
+    manifest = logs_read_manifest(run_dir) if run_dir.is_dir() else None
+    if manifest is None:
         raise PlaytestError(f"{path} not found; point at a run directory written by `playtest run` (or {REDO})")
-    try:
-        manifest = json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise PlaytestError(f"{path} is not valid JSON ({exc.__class__.__name__}); {REDO}") from exc
     missing = [k for k in MANIFEST_REQUIRED if k not in manifest]
     if missing:
         raise PlaytestError(f"{path} lacks {', '.join(missing)}; {REDO}")

@@ -89,7 +89,7 @@ def read_manifest(run_dir: Path) -> dict[str, Any] | None:
         return None
     try:
         return json.loads(path.read_text())
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, UnicodeDecodeError):
         raise PlaytestError(
             f"{path} is not valid JSON (corrupt manifest); delete {run_dir} and run the study again"
         ) from None
