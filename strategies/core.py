@@ -149,7 +149,7 @@ class StrategyRegistry:
         return [self.register(s).name for s in loaded]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def span_score(weights: np.ndarray, strat: int, decision: int, features: np.ndarray, i: int, lo: int, hi: int) -> float:
     """Linear score of option ``i`` over feature columns lo..hi-1: its features dotted with the strategy's weights."""
     s = 0.0

@@ -13,7 +13,7 @@ from numba import njit
 from sim.core.graph import bfs_distances
 from sim.core.trace import new_trace
 from sim.sea_trade import SPEC, play_chunk
-from sim.sea_trade.board import ensure_dist
+from sim.sea_trade.board import ensure_dist, fill_steps
 from sim.sea_trade.engine import play_game, setup_game
 from sim.sea_trade.moves import (check_invariants, pirate_legal, pirate_options, sail_legal, sail_options,
                                  storm_legal, storm_options)
@@ -146,13 +146,16 @@ def test_option_generators_agree_with_rule_checks():
 
 def test_bitboard_distances_match_queue_bfs():
     """ST-SAIL-1, ST-SAIL-3, ST-SAIL-5: the bitboard sea distances (grids up to 8x8) equal a plain queue BFS
-    around land, pirates and the storm, on random positions of several grid sizes."""
+    around land, pirates and the storm, and its step tables (sea, plan) equal fill_steps over those distances,
+    on random positions of several grid sizes."""
     rng = np.random.default_rng(8)
     for grid in (8, 5, 7):
         rules = Rules(grid_size=grid, islands=grid + 2, market_spacing=1)
         st = new_state(rules, 3)
         n = grid * grid
-        ref = np.zeros(n, np.int64)
+        ref = np.zeros((6, n), np.int64)
+        sea = np.zeros((6, n), np.int64)
+        plan = np.zeros((6, n), np.int64)
         for gi in range(60):
             setup_game(st, 4, gi)
             _scramble(st, rng.integers(0, n, size=200))
@@ -162,8 +165,11 @@ def test_bitboard_distances_match_queue_bfs():
             if st.storm[0] >= 0:
                 blocked[st.storm[0]] = True
             for m in range(6):
-                bfs_distances(st.adj, st.degree, blocked, st.market_cell[m], ref, st.queue)
-                assert np.array_equal(st.dist[m], ref), (grid, gi, m)
+                bfs_distances(st.adj, st.degree, blocked, st.market_cell[m], ref[m], st.queue)
+            assert np.array_equal(st.dist, ref), (grid, gi)
+            fill_steps(ref, st.land_dist, st.adj, st.degree, sea, plan)
+            assert np.array_equal(st.sea, sea), (grid, gi)
+            assert np.array_equal(st.plan, plan), (grid, gi)
 
 
 def test_chunking_does_not_change_games():

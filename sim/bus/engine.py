@@ -30,6 +30,7 @@ from sim.bus.state import (A_BLD, A_BUS, A_CLOCK, A_EXP, A_PAX, A_START, A_VROOM
                            P_EXC1, P_EXC2, P_FIRST_GEM, P_GEMS, P_LIMIT, P_LOOPS, P_MARKERS, P_PASSED,
                            P_PLACED, P_PLAN_CUBES, P_POINTS, P_ROUND_DELIV, P_ROUND_VROOM, P_SPENT, P_START_ROUNDS,
                            P_STICKS, P_WASTED, SINGLE_OF, State)
+from sim.core.structs import borrow
 from sim.core.ranking import rank_seats
 from sim.core.rng import randint, seed_game
 from sim.core.trace import emit
@@ -1076,6 +1077,8 @@ def write_records(b: Board, s: State, gout: np.ndarray, pout: np.ndarray) -> Non
 def play_games(b: Board, R: np.ndarray, s: State, seats: np.ndarray, first_index: int, n_games: int, seed: int,
                games_out: np.ndarray, players_out: np.ndarray) -> None:
     """Play ``n_games`` games; game i is seeded from (seed, first_index + i) and uses strategy rows seats[i]."""
+    b = borrow(b)
+    s = borrow(s)
     n = s.g[G_N]
     for i in range(n_games):
         seed_game(s.rng, seed, first_index + i)

@@ -27,7 +27,7 @@ def draw(deck: np.ndarray, counts: np.ndarray, discard: np.ndarray, rng: np.ndar
     return deck[counts[0]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_card(discard: np.ndarray, counts: np.ndarray, card: int) -> None:
     """Put ``card`` on the discard pile."""
     discard[counts[1]] = card

@@ -2,8 +2,10 @@
 
 Passing a NamedTuple of ~30 arrays to an @njit function costs an atomic reference-count update per
 array per call; a structref costs one. The arrays are shared, so the NamedTuple sees every change.
+Chunk kernels then ``borrow`` the handle: the same arrays as owner-less views, so reading a field or passing
+an array to a helper costs no atomic reference count at all (the caller's handle keeps the memory alive).
 With JIT disabled (NUMBA_DISABLE_JIT=1, used by `playtest bench`) the NamedTuple itself is the handle,
-since attribute access is the same in plain Python.
+since attribute access is the same in plain Python, and ``borrow`` returns it unchanged.
 """
 
 from __future__ import annotations
@@ -11,8 +13,12 @@ from __future__ import annotations
 import sys
 from typing import Callable, NamedTuple
 
-from numba import config, types
+from numba import carray, config, njit, types
 from numba.experimental import structref
+from numba.extending import intrinsic, overload
+
+_PROXIES: dict[type, type] = {}
+"""Numba structref type class -> its proxy class (the constructor ``borrow`` calls)."""
 
 
 def struct_handle(tuple_type: type[NamedTuple], name: str) -> Callable[[NamedTuple], object]:
@@ -31,9 +37,49 @@ def struct_handle(tuple_type: type[NamedTuple], name: str) -> Callable[[NamedTup
                                                      "__doc__": f"Kernel handle on a {tuple_type.__name__}."})
     setattr(module, name, proxy)
     structref.define_proxy(proxy, numba_type, list(tuple_type._fields))
+    _PROXIES[numba_type] = proxy
     return lambda value: proxy(*value)
 
 
 def _unliteral_fields(self, fields):
     """Store fields under their plain types (no literal values baked into the compiled type)."""
     return tuple((field, types.unliteral(typ)) for field, typ in fields)
+
+
+def borrow(handle):
+    """A handle on the same arrays whose views skip reference counting (see ``_borrow_impl``)."""
+    return handle
+
+
+@intrinsic
+def _pointer_to(typingctx, address, like):
+    """The integer ``address`` as a typed pointer to ``like``'s dtype (for numba.carray)."""
+    sig = types.CPointer(like.dtype)(address, like)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+
+    return sig, codegen
+
+
+@njit(inline="always")
+def _raw_view(array):
+    """A C-contiguous view of ``array`` with no owner: handing it around costs no reference counting."""
+    return carray(_pointer_to(array.ctypes.data, array), array.shape)
+
+
+@overload(borrow)
+def _borrow_impl(handle):
+    """Kernels call ``borrow(st)`` once per chunk: every field read and call passing the arrays then pays no
+    atomic reference-count update (measured: Sea Trade +35%, Bus +60% games/s, the same games).
+    Valid while the caller holds ``handle``: the views do not keep the memory alive by themselves.
+    """
+    proxy = _PROXIES.get(type(handle))
+    if proxy is None:
+        return None
+    names = list(handle.field_dict)
+    source = ("def impl(handle):\n    return proxy("
+              + ", ".join(f"view(handle.{name})" for name in names) + ")\n")
+    namespace = {"proxy": proxy, "view": _raw_view}
+    exec(source, namespace)  # noqa: S102 (the field list is known only per structref type)
+    return namespace["impl"]

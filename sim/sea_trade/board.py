@@ -162,7 +162,7 @@ def generate_board(st: State) -> int:
     return attempt
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ensure_dist(st: State) -> None:
     """Recompute the sea distances to every market (``dist``, ``sea``, ``plan``) if a pirate or the storm moved
     (ST-SAIL-3 obstacles)."""
@@ -190,8 +190,11 @@ def _rebuild_dist(st: State) -> None:
         blocked[c] = cell[c] == LAND or pirate_at[c] >= 0
     if storm[0] >= 0:
         blocked[storm[0]] = True
-    market_distances(st, dist, 0, N_MARKETS)
-    fill_steps(dist, land_dist, adj, degree, sea, plan)
+    if n > BIT_CELLS:
+        market_distances(st, dist, 0, N_MARKETS)
+        fill_steps(dist, land_dist, adj, degree, sea, plan)
+    else:
+        _bit_step_tables(st)
     misc[M_DIST_DIRTY] = 0
 
 
@@ -214,36 +217,70 @@ def market_distances(st: State, out, first: int, last: int) -> None:
             bfs_distances(adj, degree, blocked, market_cell[m], out[m], queue)
         return
     g = rules[R_GRID]
-    one = np.uint64(1)
-    zero = np.uint64(0)
-    open_bits = zero
-    not_e = zero
-    not_w = zero
-    full = zero
-    for c in range(n):
-        b = one << np.uint64(c)
-        full |= b
-        if c % g != g - 1:
-            not_e |= b
-        if c % g != 0:
-            not_w |= b
-        if not blocked[c]:
-            open_bits |= b
+    open_bits, not_e, not_w = _bit_masks(blocked, g)
     for m in range(first, last):
-        _bit_bfs(open_bits, not_e, not_w, full, g, market_cell[m], out, m)
+        _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], out, out, out, m, False)
 
 
 @njit(cache=True)
-def _bit_bfs(open_bits, not_e, not_w, full, g: int, source: int, out, row: int) -> None:
-    """Bitboard BFS from ``source`` (which may be blocked) through the cells set in ``open_bits``."""
-    for v in range(out.shape[1]):
-        out[row, v] = UNREACHED
-    out[row, source] = 0
+def _bit_step_tables(st: State) -> None:
+    """``dist``, ``sea`` and ``plan`` of every market in one bitboard BFS each (grids up to 8x8).
+
+    The same tables as market_distances + fill_steps: a blocked space first touched at layer d of the BFS is
+    d sea steps away (the ship steps off it onto a layer d-1 space).
+    """
+    rules = st.rules
+    market_cell = st.market_cell
+    blocked = st.blocked
+    dist = st.dist
+    land_dist = st.land_dist
+    sea = st.sea
+    plan = st.plan
+    g = rules[R_GRID]
+    open_bits, not_e, not_w = _bit_masks(blocked, g)
+    for m in range(N_MARKETS):
+        for c in range(plan.shape[1]):
+            e = land_dist[m, c]
+            plan[m, c] = e + BLOCKED_PENALTY if e < UNREACHED else FAR
+            sea[m, c] = FAR
+        _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], dist, sea, plan, m, True)
+
+
+@njit(cache=True)
+def _bit_masks(blocked, g: int):
+    """Bitboards of the open cells and of the cells with an east / a west neighbour on a g x g grid."""
+    one = np.uint64(1)
+    n = g * g
+    full = (one << np.uint64(n - 1) << one) - one if n < BIT_CELLS else ~np.uint64(0)
+    not_e = full
+    not_w = full
+    for r in range(g):  # no division per cell: a modulo costs more than the whole BFS layer
+        not_e &= ~(one << np.uint64(r * g + g - 1))
+        not_w &= ~(one << np.uint64(r * g))
+    open_bits = np.uint64(0)
+    for c in range(n):
+        if not blocked[c]:
+            open_bits |= one << np.uint64(c)
+    return open_bits, not_e, not_w
+
+
+@njit(cache=True)
+def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, dist, sea, plan, row: int, steps: bool) -> None:
+    """Bitboard BFS from ``source`` (which may be blocked) through the cells set in ``open_bits`` into dist[row];
+    with ``steps`` also the sea and plan steps of the blocked cells it touches (callers pre-fill those rows)."""
+    for v in range(dist.shape[1]):
+        dist[row, v] = UNREACHED
+    dist[row, source] = 0
+    if steps:
+        sea[row, source] = 0
+        plan[row, source] = 0
     one = np.uint64(1)
     s1 = np.uint64(g - 1)
     s = np.uint64(g)
     s2 = np.uint64(g + 1)
     top = np.uint64(58)
+    full = not_e | not_w
+    reach = full if steps else open_bits
     seen = one << np.uint64(source)
     front = seen
     d = 0
@@ -252,16 +289,25 @@ def _bit_bfs(open_bits, not_e, not_w, full, g: int, source: int, out, row: int) 
         fw = front & not_w
         nb = ((fe << one) | (fw >> one) | (front >> s) | (front << s) | (fe >> s1) | (fw >> s2) | (fe << s2)
               | (fw << s1))
-        nb &= open_bits & full & ~seen
+        nb &= reach & ~seen
         if nb == 0:
             return
         d += 1
         seen |= nb
-        front = nb
-        while nb != 0:
-            low = nb & (~nb + one)
-            out[row, _DEBRUIJN[(low * _DEBRUIJN_MUL) >> top]] = d
-            nb ^= low
+        front = nb & open_bits
+        if steps:
+            touched = nb
+            while touched != 0:
+                low = touched & (~touched + one)
+                c = _DEBRUIJN[(low * _DEBRUIJN_MUL) >> top]
+                sea[row, c] = d
+                plan[row, c] = d
+                touched ^= low
+        bits = front
+        while bits != 0:
+            low = bits & (~bits + one)
+            dist[row, _DEBRUIJN[(low * _DEBRUIJN_MUL) >> top]] = d
+            bits ^= low
 
 
 @njit(cache=True)

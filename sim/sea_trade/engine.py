@@ -3,10 +3,9 @@
 Turn order is seat order (seat 0 plays first). ST-SETUP-7 (random turn order) is met by the runner, which
 assigns strategies to seats at random or rotated per game; seat effects are what a study measures.
 
-The kernels take the State through one structref handle (``state.kernel_state``, sim/core/structs.py): a
-NamedTuple of ~40 arrays would cost a reference-count update per array on every helper call. Every kernel
-reads the fields it uses into locals at entry, before any branch: a field read inside a branch or loop keeps
-its reference-count pair (measured ~30 ns per read), one at entry is pruned (~1 ns).
+The kernels take the State through one structref handle (``state.kernel_state``, sim/core/structs.py), which
+the chunk kernel borrows (owner-less array views: no atomic reference counting per field read or call). Kernels
+read the fields they use into locals at entry and pass arrays, not the handle, to helpers called in loops.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from sim.core.ranking import rank_seats
 from sim.core.rng import seed_game, shuffle
 from sim.sea_trade.board import FAR, ensure_dist, generate_board
 from sim.sea_trade.moves import (apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm, buy_limit,
-                                 check_invariants, draw_card, ev, hand_sum, hold_sum,
+                                 check_invariants, draw_card, ev, hand_sum, hold_sum, hold_value,
                                  market_price, pirate_options, sail_options, storm_options)
 from sim.sea_trade.records import (END_TIMEOUT, END_WIN, G_DECISIONS, G_END, G_ROUNDS, G_TRADES, G_TURNS,
                                    G_WINNER, P_GOLD_R10, P_GOLD_R20, P_MAX_HAND, P_OFFERS, P_RANK, P_SCORE,
@@ -33,6 +32,7 @@ from sim.sea_trade.state import (CARD_ROW, CARD_STORM, CARD_WIND0, D_ACCEPT, D_B
                                  F_PLUNDER_LEADER, F_REGRET, F_ROW, F_SALE_DIST, F_SALE_GAIN, F_SELF_BLOCK,
                                  F_STEPS, F_THREAT_GAIN, F_UNBLOCK, F_HAND_SIZE, F_WIN, F_WIND, LAND, M_ERROR_GAME,
                                  M_EVENTS, M_ROUND, M_WINNER, MARKET, RANDOM_KIND, SPAN_HI, SPAN_LO, N_COMMODITIES, N_MARKETS, SELLS, State)
+from sim.core.structs import borrow
 from strategies.core import choose_span
 
 GOLD_PER_STEP = 0.3
@@ -47,7 +47,7 @@ NOT_YET = -2
 # ----------------------------------------------------------------------------------------------- estimates
 # The helpers below take the arrays they read (not the handle): each decision reads the handle's fields once
 # at its top and passes them down, so loops over options pay no structref reference counting.
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _clear(features, first: int, end: int, decision: int) -> None:
     """Zero options first..end-1's feature columns of ``decision`` (its span: the only columns choose() reads).
 
@@ -58,7 +58,7 @@ def _clear(features, first: int, end: int, decision: int) -> None:
             features[i, f] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _decide(st: State, seat: int, decision: int, n_opt: int) -> int:
     """The seat's strategy picks one of n_opt >= 2 options (counted as a decision).
 
@@ -96,17 +96,18 @@ def leader_gold(gold, n: int, viewer: int) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sale_target(rules, plan, hold, q: int, at: int) -> int:
     """The market where q's hold fetches the most gold after the distance discount from its ship on ``at``, or -1."""
     desired = rules[R_DESIRED]
     normal = rules[R_SELL]
+    total = hold_sum(hold, q)
+    if total == 0:
+        return -1
     best = -1
     best_v = -1e18
     for m in range(N_MARKETS):
-        v = 0.0
-        for c in range(N_COMMODITIES):
-            v += hold[q, c] * market_price(desired, normal, m, c)
+        v = float(hold_value(desired, normal, hold, q, m, total))
         if v <= 0.0:
             continue
         d = plan[m, at]
@@ -119,7 +120,7 @@ def sale_target(rules, plan, hold, q: int, at: int) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def buy_target(rules, plan, hand, hold, gold, q: int, at: int) -> int:
     """The market where q (ship on ``at``) can buy the most of its hand cards (distance-discounted), or -1."""
     room = rules[R_HOLD] - hold_sum(hold, q)
@@ -329,10 +330,7 @@ def sail_decision(st: State, seat: int) -> bool:
             features[i, F_BUY_GAIN] = db0 - plan[tb, to]
         m = market_at[to]
         if m >= 0:
-            v = 0
-            for c in range(N_COMMODITIES):
-                v += hold[seat, c] * market_price(desired, normal, m, c)
-            features[i, F_ARRIVE_SELL] = v
+            features[i, F_ARRIVE_SELL] = hold_value(desired, normal, hold, seat, m, hn)
             features[i, F_ARRIVE_BUY] = buy_limit(rules, hand, hold, gold, m, seat)
         if card == CARD_ROW:
             features[i, F_ROW] = 1.0
@@ -850,6 +848,7 @@ def play_game(st: State, game_index: int, seed: int, debug: bool) -> int:
 def play_chunk_kernel(st: State, seats, first_index: int, n_games: int, seed: int, debug: bool,
                       games_out, players_out) -> int:
     """Play games first_index .. first_index+n_games-1 into the output arrays; 0 or the first error code."""
+    st = borrow(st)
     n_players = st.n_players
     games_a = st.games
     players = st.players

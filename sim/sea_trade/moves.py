@@ -19,7 +19,7 @@ from sim.sea_trade.state import (CARD_ROW, CARD_STORM, CARD_WIND0, DESIRES, DIR_
                                  M_EVENTS, M_ROUND, MARKET, N_COMMODITIES, SEA, SELLS, State)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ev(st: State, seat: int, etype: int, a0: int = 0, a1: int = 0, a2: int = 0, a3: int = 0, a4: int = 0) -> None:
     """Record one trace event when tracing (zero-row trace buffer: nothing, the fast path)."""
     trace = st.trace
@@ -365,6 +365,15 @@ def market_price(desired: int, normal: int, m: int, c: int) -> int:
     return normal
 
 
+@njit(cache=True, inline="always")
+def hold_value(desired: int, normal: int, hold, q: int, m: int, total: int) -> int:
+    """Gold q's whole hold (``total`` cards) fetches at market m: ``market_price`` summed per card, in O(1)
+    (the market pays nothing for its own commodity, ``desired`` for the one it desires, ``normal`` otherwise)."""
+    own = hold[q, SELLS[m]]
+    wanted = hold[q, DESIRES[m]]
+    return normal * (total - own - wanted) + desired * wanted
+
+
 @njit(cache=True)
 def market_here(st: State, seat: int) -> int:
     """The market the seat's ship is in, or -1."""
@@ -385,7 +394,7 @@ def max_buy(st: State, seat: int) -> int:
     return buy_limit(rules, hand, hold, gold, market_at[ship[seat]], seat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def buy_limit(rules, hand, hold, gold, m: int, seat: int) -> int:
     """``max_buy`` on the arrays, for the seat's ship in market m (-1: none): ST-TRADE-2/3."""
     if m < 0:
