@@ -145,9 +145,9 @@ def test_option_generators_agree_with_rule_checks():
 
 
 def test_bitboard_distances_match_queue_bfs():
-    """ST-SAIL-1, ST-SAIL-3, ST-SAIL-5: the bitboard sea distances (grids up to 8x8) equal a plain queue BFS
-    around land, pirates and the storm, and its step tables (sea, plan) equal fill_steps over those distances,
-    on random positions of several grid sizes."""
+    """ST-SAIL-1, ST-SAIL-3, ST-SAIL-5: the bitboard step tables (grids up to 8x8: ``sea``, ``plan``) equal
+    fill_steps over a plain queue BFS around land, pirates and the storm, on random positions of several grid
+    sizes."""
     rng = np.random.default_rng(8)
     for grid in (8, 5, 7):
         rules = Rules(grid_size=grid, islands=grid + 2, market_spacing=1)
@@ -166,7 +166,6 @@ def test_bitboard_distances_match_queue_bfs():
                 blocked[st.storm[0]] = True
             for m in range(6):
                 bfs_distances(st.adj, st.degree, blocked, st.market_cell[m], ref[m], st.queue)
-            assert np.array_equal(st.dist, ref), (grid, gi)
             fill_steps(ref, st.land_dist, st.adj, st.degree, sea, plan)
             assert np.array_equal(st.sea, sea), (grid, gi)
             assert np.array_equal(st.plan, plan), (grid, gi)

@@ -219,12 +219,12 @@ def market_distances(st: State, out, first: int, last: int) -> None:
     g = rules[R_GRID]
     open_bits, not_e, not_w = _bit_masks(blocked, g)
     for m in range(first, last):
-        _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], out, out, out, m, False)
+        _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], out, out, m, False)
 
 
 @njit(cache=True)
 def _bit_step_tables(st: State) -> None:
-    """``dist``, ``sea`` and ``plan`` of every market in one bitboard BFS each (grids up to 8x8).
+    """``sea`` and ``plan`` of every market in one bitboard BFS each (grids up to 8x8).
 
     The same tables as market_distances + fill_steps: a blocked space first touched at layer d of the BFS is
     d sea steps away (the ship steps off it onto a layer d-1 space).
@@ -232,7 +232,6 @@ def _bit_step_tables(st: State) -> None:
     rules = st.rules
     market_cell = st.market_cell
     blocked = st.blocked
-    dist = st.dist
     land_dist = st.land_dist
     sea = st.sea
     plan = st.plan
@@ -243,7 +242,7 @@ def _bit_step_tables(st: State) -> None:
             e = land_dist[m, c]
             plan[m, c] = e + BLOCKED_PENALTY if e < UNREACHED else FAR
             sea[m, c] = FAR
-        _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], dist, sea, plan, m, True)
+        _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], sea, plan, m, True)
 
 
 @njit(cache=True)
@@ -265,22 +264,25 @@ def _bit_masks(blocked, g: int):
 
 
 @njit(cache=True)
-def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, dist, sea, plan, row: int, steps: bool) -> None:
-    """Bitboard BFS from ``source`` (which may be blocked) through the cells set in ``open_bits`` into dist[row];
-    with ``steps`` also the sea and plan steps of the blocked cells it touches (callers pre-fill those rows)."""
-    for v in range(dist.shape[1]):
-        dist[row, v] = UNREACHED
-    dist[row, source] = 0
+def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, plan, row: int, steps: bool) -> None:
+    """Bitboard BFS from ``source`` (which may be blocked) through the cells set in ``open_bits``.
+
+    Without ``steps``: out[row] = steps to every cell through open cells (UNREACHED elsewhere). With ``steps``,
+    out is the ``sea`` table: blocked cells first touched at layer d also get d, in out and in plan (the caller
+    pre-fills out[row] with FAR and plan[row] with the land-only fallback).
+    """
+    if not steps:
+        for v in range(out.shape[1]):
+            out[row, v] = UNREACHED
+    out[row, source] = 0
     if steps:
-        sea[row, source] = 0
         plan[row, source] = 0
     one = np.uint64(1)
     s1 = np.uint64(g - 1)
     s = np.uint64(g)
     s2 = np.uint64(g + 1)
     top = np.uint64(58)
-    full = not_e | not_w
-    reach = full if steps else open_bits
+    reach = not_e | not_w if steps else open_bits
     seen = one << np.uint64(source)
     front = seen
     d = 0
@@ -295,18 +297,13 @@ def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, dist, sea, plan, row:
         d += 1
         seen |= nb
         front = nb & open_bits
-        if steps:
-            touched = nb
-            while touched != 0:
-                low = touched & (~touched + one)
-                c = _DEBRUIJN[(low * _DEBRUIJN_MUL) >> top]
-                sea[row, c] = d
-                plan[row, c] = d
-                touched ^= low
-        bits = front
+        bits = nb
         while bits != 0:
             low = bits & (~bits + one)
-            dist[row, _DEBRUIJN[(low * _DEBRUIJN_MUL) >> top]] = d
+            c = _DEBRUIJN[(low * _DEBRUIJN_MUL) >> top]
+            out[row, c] = d
+            if steps:
+                plan[row, c] = d
             bits ^= low
 
 

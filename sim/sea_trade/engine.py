@@ -177,13 +177,14 @@ def _set_targets(rules, plan, sea, ship, hand, hold, gold, target, target_dist, 
 
 
 @njit(cache=True)
-def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: int, gold, ship, dist, land_dist,
+def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: int, gold, ship, sea, land_dist,
                        king, target, target_dist, n: int, seat: int, lead: int) -> None:
     """Fill blocks / blocks_leader / self_block / unblock of options 0..k-1 that move an obstacle (needs
     ``_set_targets`` first): storm placements (cell, 0, 0, 0) from ``storm`` (-1: none yet) when ``placing``,
     else pirate moves (pirate, card, to, steps).
 
-    blocks: space x lies on a shortest sea route of q's ship to its target (blocking x delays q).
+    blocks: space x lies on a shortest sea route of q's ship to its target (blocking x delays q). x is always an
+    open sea space, whose ``sea`` entry is its BFS distance (FAR when cut off).
     unblock: moving the obstacle from ``frm`` to ``to`` clears the seat's cut or detoured route.
     """
     t = target[seat]
@@ -200,9 +201,9 @@ def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: 
         for q in range(n):
             tq = target[q]
             sq = ship[q]
-            if tq < 0 or x == sq or target_dist[q] >= FAR or dist[tq, x] >= UNREACHED:
+            if tq < 0 or x == sq or target_dist[q] >= FAR or sea[tq, x] >= FAR:
                 continue
-            if dist[tq, x] + king[sq, x] == target_dist[q]:
+            if sea[tq, x] + king[sq, x] == target_dist[q]:
                 if q == seat:
                     features[i, F_SELF_BLOCK] = 1.0
                 else:
@@ -561,7 +562,6 @@ def _pirate_moves(st: State, seat: int) -> None:
     cell = st.cell
     pirate = st.pirate
     king = st.king
-    dist = st.dist
     land_dist = st.land_dist
     sea = st.sea
     plan = st.plan
@@ -594,7 +594,7 @@ def _pirate_moves(st: State, seat: int) -> None:
         hand_n = hand_sum(hand, seat)
         _clear(features, 0, k + 1, D_PIRATE)
         _pirate_features(features, options, pirate, k, cell, ship, hold, gold, king, n, seat, lead, hn, exposed)
-        _obstacle_features(features, options, pirate, k, False, -1, gold, ship, dist, land_dist, king, target,
+        _obstacle_features(features, options, pirate, k, False, -1, gold, ship, sea, land_dist, king, target,
                            target_dist, n, seat, lead)
         for i in range(k):
             features[i, F_HAND_SIZE] = hand_n
@@ -625,7 +625,6 @@ def _storm_move(st: State, seat: int) -> None:
     cell = st.cell
     pirate_a = st.pirate
     king = st.king
-    dist = st.dist
     land_dist = st.land_dist
     sea = st.sea
     plan = st.plan
@@ -668,7 +667,7 @@ def _storm_move(st: State, seat: int) -> None:
                 else:
                     mid1 = pc + (dr // 2) * g + dc // 2
     _clear(features, 0, k + 1, D_STORM)
-    _obstacle_features(features, options, pirate_a, k, True, storm_a[0], gold, ship_a, dist, land_dist, king,
+    _obstacle_features(features, options, pirate_a, k, True, storm_a[0], gold, ship_a, sea, land_dist, king,
                        target, target_dist, n, seat, lead)
     for i in range(k):
         x = options[i, 0]

@@ -132,14 +132,14 @@ class State(NamedTuple):
     piles: np.ndarray  # int64 (2,): deck size, discard size
     nbr: np.ndarray  # int64 (N, 8): neighbour in each direction or -1 off the board
     adj: np.ndarray  # int64 (N, 8): neighbours packed for BFS
-    king: np.ndarray  # int64 (N, N): Chebyshev distance between cells (precomputed: no divisions in loops)
+    king: np.ndarray  # int16 (N, N): Chebyshev distance between cells (precomputed: no divisions in loops)
     degree: np.ndarray  # int64 (N,)
     blocked: np.ndarray  # bool (N,): BFS scratch
     queue: np.ndarray  # int64 (N,): BFS / candidate scratch
-    dist: np.ndarray  # int64 (6, N): sea steps to each market around land, storm and pirates
-    land_dist: np.ndarray  # int64 (6, N): sea steps to each market around land only (fixed per board)
-    sea: np.ndarray  # int64 (6, N): ship_dist of every cell (refreshed with dist)
-    plan: np.ndarray  # int64 (6, N): route_dist of every cell (refreshed with dist)
+    dist: np.ndarray  # int32 (6, N): BFS scratch of grids over 8x8 (steps around land, storm and pirates)
+    land_dist: np.ndarray  # int32 (6, N): sea steps to each market around land only (fixed per board)
+    sea: np.ndarray  # int32 (6, N): ship_dist of every cell (refreshed by ensure_dist)
+    plan: np.ndarray  # int32 (6, N): route_dist of every cell (refreshed by ensure_dist)
     start_dist: np.ndarray  # int64 (6,): land-only steps from market m to the market desiring its commodity
     target: np.ndarray  # int64 (P,): scratch route target per player
     target_dist: np.ndarray  # int64 (P,): scratch sea steps of each player to its target
@@ -213,14 +213,14 @@ def new_state(rules: Rules, n_players: int, table: StrategyTable | None = None,
         piles=np.zeros(2, np.int64),
         nbr=np.full((n, 8), -1, np.int64),
         adj=np.zeros((n, 8), np.int64),
-        king=np.zeros((n, n), np.int64),
+        king=np.zeros((n, n), np.int16),
         degree=np.zeros(n, np.int64),
         blocked=np.zeros(n, np.bool_),
         queue=np.zeros(max(n, d), np.int64),
-        dist=np.zeros((N_MARKETS, n), np.int64),
-        land_dist=np.zeros((N_MARKETS, n), np.int64),
-        sea=np.zeros((N_MARKETS, n), np.int64),
-        plan=np.zeros((N_MARKETS, n), np.int64),
+        dist=np.zeros((N_MARKETS, n), np.int32),
+        land_dist=np.zeros((N_MARKETS, n), np.int32),
+        sea=np.zeros((N_MARKETS, n), np.int32),
+        plan=np.zeros((N_MARKETS, n), np.int32),
         start_dist=np.zeros(N_MARKETS, np.int64),
         target=np.zeros(p, np.int64),
         target_dist=np.zeros(p, np.int64),
