@@ -223,30 +223,30 @@ def _pirate_features(features, options, pirate, k: int, cell, ship, hold, gold, 
     threat_gain: opponents' hold cards (ships outside markets) within THREAT_RANGE of the pirate after the move
     (not counting the ships it plunders) minus before it.
     """
-    me = ship[seat]
-    for i in range(k):
-        frm = pirate[options[i, 0]]
-        to = options[i, 2]
-        threat = 0.0
-        for q in range(n):
-            c = ship[q]
-            if q == seat:
-                continue
-            cards = 0
-            for m in range(N_COMMODITIES):
-                cards += hold[q, m]
+    for q in range(n):  # players outside, options inside: each hold is summed once per decision
+        if q == seat:
+            continue
+        c = ship[q]
+        cards = hold_sum(hold, q)
+        leader = gold[q] == lead
+        at_sea = cell[c] != MARKET
+        for i in range(k):
+            frm = pirate[options[i, 0]]
+            to = options[i, 2]
             if c == to:
                 features[i, F_PLUNDER_CARDS] += cards
-                if gold[q] == lead:
+                if leader:
                     features[i, F_PLUNDER_LEADER] = 1.0
-            if cell[c] == MARKET:
-                continue
-            if c != to and king[to, c] <= THREAT_RANGE:
-                threat += cards
-            if king[frm, c] <= THREAT_RANGE:
-                threat -= cards
-        features[i, F_THREAT_GAIN] = threat
-        if exposed:
+            if at_sea:
+                if c != to and king[to, c] <= THREAT_RANGE:
+                    features[i, F_THREAT_GAIN] += cards
+                if king[frm, c] <= THREAT_RANGE:
+                    features[i, F_THREAT_GAIN] -= cards
+    if exposed:
+        me = ship[seat]
+        for i in range(k):
+            frm = pirate[options[i, 0]]
+            to = options[i, 2]
             before = 1 if king[frm, me] <= THREAT_RANGE else 0
             after = 1 if king[to, me] <= THREAT_RANGE else 0
             features[i, F_GUARD] = hn * (before - after)
