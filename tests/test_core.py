@@ -1,14 +1,18 @@
-"""Shared machinery: per-game seeding, the decision choke point, ranking, decks, graph distances."""
+"""Shared machinery: per-game seeding, the decision choke point, ranking, decks, graph distances, state handles."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import pytest
+from numba import njit
 
 from sim.core.deck import discard_card, draw
 from sim.core.graph import UNREACHED, bfs_distances
 from sim.core.ranking import rank_seats
 from sim.core.rng import new_state, randint, seed_game, shuffle, uniform
+from sim.core.structs import borrow, struct_handle
 from strategies.core import DecisionSchema, Strategy, StrategyRegistry, choose
 from sim.core.errors import PlaytestError
 
@@ -127,3 +131,29 @@ def test_bfs_distances_avoid_blocked_nodes():
     queue = np.zeros(5, np.int64)
     bfs_distances(adj, deg, blocked, 0, dist, queue)
     assert dist.tolist() == [0, 1, 2, 3, UNREACHED]
+
+
+class _Pair(NamedTuple):
+    counts: np.ndarray
+    weights: np.ndarray
+
+
+_pair_handle = struct_handle(_Pair, "PairRef")
+
+
+@njit
+def _bump_borrowed(handle, k: int) -> int:
+    view = borrow(handle)
+    counts = view.counts
+    for i in range(k):
+        counts[i % counts.shape[0]] += 1
+    view.weights[1, 2] = 7.5
+    return counts.sum() + view.weights.shape[1]
+
+
+def test_borrowed_handle_views_the_owners_arrays():
+    """A kernel's borrow(handle) sees the owner's arrays (shapes, dtypes) and its writes land in them."""
+    pair = _Pair(np.zeros(3, np.int64), np.zeros((2, 4)))
+    assert _bump_borrowed(_pair_handle(pair), 7) == 7 + 4
+    assert pair.counts.tolist() == [3, 2, 2]
+    assert pair.weights[1, 2] == 7.5 and pair.weights.sum() == 7.5

@@ -30,9 +30,9 @@ from sim.bus.state import (A_BLD, A_BUS, A_CLOCK, A_EXP, A_PAX, A_START, A_VROOM
                            P_EXC1, P_EXC2, P_FIRST_GEM, P_GEMS, P_LIMIT, P_LOOPS, P_MARKERS, P_PASSED,
                            P_PLACED, P_PLAN_CUBES, P_POINTS, P_ROUND_DELIV, P_ROUND_VROOM, P_SPENT, P_START_ROUNDS,
                            P_STICKS, P_WASTED, SINGLE_OF, State)
-from sim.core.structs import borrow
 from sim.core.ranking import rank_seats
 from sim.core.rng import randint, seed_game
+from sim.core.structs import borrow
 from sim.core.trace import emit
 from strategies.core import POLICY_RANDOM, choose
 
