@@ -149,13 +149,22 @@ class StrategyRegistry:
         return [self.register(s).name for s in loaded]
 
 
-@njit(cache=True, inline="always")
-def span_score(weights: np.ndarray, strat: int, decision: int, features: np.ndarray, i: int, lo: int, hi: int) -> float:
-    """Linear score of option ``i`` over feature columns lo..hi-1: its features dotted with the strategy's weights."""
-    s = 0.0
+@njit(cache=True)
+def span_scores(weights: np.ndarray, strat: int, decision: int, features: np.ndarray, lo: int, hi: int, n_opt: int,
+                scores: np.ndarray) -> None:
+    """scores[i] = option i's features over columns lo..hi-1 dotted with the strategy's weights, i < n_opt.
+
+    Column by column over all options: the options' sums are independent chains (a dot product per option is
+    one serial chain of float additions), each still summed in column order. A zero weight is skipped, which
+    leaves every finite sum unchanged.
+    """
+    for i in range(n_opt):
+        scores[i] = 0.0
     for f in range(lo, hi):
-        s += weights[strat, decision, f] * features[i, f]
-    return s
+        w = weights[strat, decision, f]
+        if w != 0.0:
+            for i in range(n_opt):
+                scores[i] += w * features[i, f]
 
 
 @njit(cache=True)
@@ -168,9 +177,11 @@ def choose(
     features: np.ndarray,
     n_opt: int,
     rng: np.ndarray,
+    scores: np.ndarray,
 ) -> int:
-    """The decision choke point: the index of the option that strategy ``strat`` picks."""
-    return choose_span(kind, params, weights, strat, decision, features, 0, features.shape[1], n_opt, rng)
+    """The decision choke point: the index of the option that strategy ``strat`` picks (``scores``: scratch of
+    at least n_opt floats)."""
+    return choose_span(kind, params, weights, strat, decision, features, 0, features.shape[1], n_opt, rng, scores)
 
 
 @njit(cache=True)
@@ -185,6 +196,7 @@ def choose_span(
     hi: int,
     n_opt: int,
     rng: np.ndarray,
+    scores: np.ndarray,
 ) -> int:
     """``choose`` scoring only feature columns lo..hi-1: the same pick as ``choose`` on the slices
     ``weights[:, :, lo:hi]`` and ``features[:, lo:hi]``, without building those views per decision."""
@@ -193,11 +205,12 @@ def choose_span(
     if kind[strat] == POLICY_RANDOM or (params[strat, P_EPSILON] > 0.0 and uniform(rng) < params[strat, P_EPSILON]):
         return randint(rng, n_opt)
     temperature = params[strat, P_TEMPERATURE]
+    span_scores(weights, strat, decision, features, lo, hi, n_opt, scores)
     best = 0
     best_score = -np.inf
     ties = 0
     for i in range(n_opt):
-        sc = span_score(weights, strat, decision, features, i, lo, hi)
+        sc = scores[i]
         if sc > best_score + 1e-12:
             best_score = sc
             best = i
@@ -210,11 +223,11 @@ def choose_span(
         return best
     total = 0.0
     for i in range(n_opt):
-        total += np.exp((span_score(weights, strat, decision, features, i, lo, hi) - best_score) / temperature)
+        total += np.exp((scores[i] - best_score) / temperature)
     target = uniform(rng) * total
     acc = 0.0
     for i in range(n_opt):
-        acc += np.exp((span_score(weights, strat, decision, features, i, lo, hi) - best_score) / temperature)
+        acc += np.exp((scores[i] - best_score) / temperature)
         if acc >= target:
             return i
     return n_opt - 1

@@ -73,7 +73,8 @@ def pick(s: State, p: int, decision: int, n_opt: int) -> int:
     if n_opt <= 1:
         return 0
     s.g[G_DECISIONS] += 1
-    return choose(s.skind, s.sparams, s.sweights, s.strat[p], decision, s.feat[:, :WIDTH[decision]], n_opt, s.rng)
+    return choose(s.skind, s.sparams, s.sweights, s.strat[p], decision, s.feat[:, :WIDTH[decision]], n_opt, s.rng,
+                  s.scores)
 
 
 @njit(cache=True)

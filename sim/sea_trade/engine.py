@@ -66,6 +66,7 @@ def _decide(st: State, seat: int, decision: int, n_opt: int) -> int:
     other feature is 0 for it, without slicing views per decision).
     """
     features = st.features
+    scores = st.scores
     games = st.games
     rng = st.rng
     kind = st.kind
@@ -74,7 +75,7 @@ def _decide(st: State, seat: int, decision: int, n_opt: int) -> int:
     seat_strat = st.seat_strat
     games[G_DECISIONS] += 1
     return choose_span(kind, params, weights, seat_strat[seat], decision, features, SPAN_LO[decision],
-                       SPAN_HI[decision], n_opt, rng)
+                       SPAN_HI[decision], n_opt, rng, scores)
 
 
 @njit(cache=True, inline="always")
