@@ -164,7 +164,7 @@ def generate_board(st: State) -> int:
 
 @njit(cache=True, inline="always")
 def ensure_dist(st: State) -> None:
-    """Recompute the sea distances to every market (``dist``, ``sea``, ``plan``) if a pirate or the storm moved
+    """Recompute the sea distances to every market (``sea`` and ``plan``) if a pirate or the storm moved
     (ST-SAIL-3 obstacles)."""
     misc = st.misc
     if misc[M_DIST_DIRTY] != 0:
@@ -330,10 +330,10 @@ def ship_dist(st: State, m: int, c: int) -> int:
 
 @njit(cache=True)
 def fill_steps(dist, land_dist, adj, degree, sea, plan) -> None:
-    """Tabulate ``ship_dist`` into sea[m, c] and ``route_dist`` into plan[m, c] for every market and cell.
+    """Tabulate ``ship_dist`` into sea[m, c] and ``route_dist`` into plan[m, c] for every market and cell, from
+    the BFS distances ``dist`` (grids over 8x8; smaller ones get the same tables from ``_bit_step_tables``).
 
-    One pass per distance rebuild: the decisions then read a table entry instead of calling a helper per
-    lookup (each call with array arguments costs ~140 ns of reference counting).
+    One pass per distance rebuild: the decisions then read a table entry instead of calling a helper per lookup.
     """
     for m in range(dist.shape[0]):
         for c in range(dist.shape[1]):
