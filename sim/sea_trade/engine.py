@@ -15,6 +15,7 @@ from numba import njit
 from sim.core.graph import UNREACHED
 from sim.core.ranking import rank_seats
 from sim.core.rng import seed_game, shuffle
+from sim.core.structs import borrow
 from sim.sea_trade.board import FAR, ensure_dist, generate_board
 from sim.sea_trade.moves import (apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm, buy_limit,
                                  check_invariants, draw_card, ev, hand_sum, hold_sum, hold_value,
@@ -32,7 +33,6 @@ from sim.sea_trade.state import (CARD_ROW, CARD_STORM, CARD_WIND0, D_ACCEPT, D_B
                                  F_PLUNDER_LEADER, F_REGRET, F_ROW, F_SALE_DIST, F_SALE_GAIN, F_SELF_BLOCK,
                                  F_STEPS, F_THREAT_GAIN, F_UNBLOCK, F_HAND_SIZE, F_WIN, F_WIND, LAND, M_ERROR_GAME,
                                  M_EVENTS, M_ROUND, M_WINNER, MARKET, RANDOM_KIND, SPAN_HI, SPAN_LO, N_COMMODITIES, N_MARKETS, SELLS, State)
-from sim.core.structs import borrow
 from strategies.core import choose_span
 
 GOLD_PER_STEP = 0.3
