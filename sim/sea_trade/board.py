@@ -222,6 +222,13 @@ def market_distances(st: State, out, first: int, last: int) -> None:
         _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], out, out, m, False)
 
 
+@njit(cache=True, inline="always")
+def _cut_route_steps(land_steps: int) -> int:
+    """Planning steps of a route cut by pirates or the storm: the land-only steps plus BLOCKED_PENALTY (FAR if
+    none), so the ship still heads for its market (the blockade may move)."""
+    return land_steps + BLOCKED_PENALTY if land_steps < UNREACHED else FAR
+
+
 @njit(cache=True)
 def _bit_step_tables(st: State) -> None:
     """``sea`` and ``plan`` of every market in one bitboard BFS each (grids up to 8x8).
@@ -239,8 +246,7 @@ def _bit_step_tables(st: State) -> None:
     open_bits, not_e, not_w = _bit_masks(blocked, g)
     for m in range(N_MARKETS):
         for c in range(plan.shape[1]):
-            e = land_dist[m, c]
-            plan[m, c] = e + BLOCKED_PENALTY if e < UNREACHED else FAR
+            plan[m, c] = _cut_route_steps(land_dist[m, c])
             sea[m, c] = FAR
         _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], sea, plan, m, True)
 
@@ -308,30 +314,10 @@ def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, plan, row: int, 
 
 
 @njit(cache=True)
-def route_dist(st: State, m: int, c: int) -> int:
-    """Steps from c to market m for planning: by sea if open, else around land only plus BLOCKED_PENALTY.
-
-    A route cut by pirates or the storm still points the ship towards its market (the blockade may move).
-    Read from ``st.plan`` (valid after ``ensure_dist``).
-    """
-    plan = st.plan
-    return plan[m, c]
-
-
-@njit(cache=True)
-def ship_dist(st: State, m: int, c: int) -> int:
-    """Sea steps from cell c to market m (FAR if cut off); a ship sharing a pirate's space leaves it first.
-
-    Read from ``st.sea`` (valid after ``ensure_dist``).
-    """
-    sea = st.sea
-    return sea[m, c]
-
-
-@njit(cache=True)
 def fill_steps(dist, land_dist, adj, degree, sea, plan) -> None:
-    """Tabulate ``ship_dist`` into sea[m, c] and ``route_dist`` into plan[m, c] for every market and cell, from
-    the BFS distances ``dist`` (grids over 8x8; smaller ones get the same tables from ``_bit_step_tables``).
+    """Tabulate, for every market m and cell c, sea[m, c]: sea steps to m (FAR if cut off; a ship sharing a
+    pirate's space leaves it first) and plan[m, c]: the same by sea if open, else ``_cut_route_steps``. From the
+    BFS distances ``dist`` (grids over 8x8; smaller ones get the same tables from ``_bit_step_tables``).
 
     One pass per distance rebuild: the decisions then read a table entry instead of calling a helper per lookup.
     """
@@ -347,7 +333,4 @@ def fill_steps(dist, land_dist, adj, degree, sea, plan) -> None:
                         best = e
                 d = FAR if best >= UNREACHED or best + 1 > FAR else best + 1
             sea[m, c] = d
-            if d >= FAR:
-                e = land_dist[m, c]
-                d = e + BLOCKED_PENALTY if e < UNREACHED else FAR
-            plan[m, c] = d
+            plan[m, c] = d if d < FAR else _cut_route_steps(land_dist[m, c])

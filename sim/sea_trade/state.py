@@ -138,8 +138,8 @@ class State(NamedTuple):
     queue: np.ndarray  # int64 (N,): BFS / candidate scratch
     dist: np.ndarray  # int32 (6, N): BFS scratch of grids over 8x8 (steps around land, storm and pirates)
     land_dist: np.ndarray  # int32 (6, N): sea steps to each market around land only (fixed per board)
-    sea: np.ndarray  # int32 (6, N): ship_dist of every cell (refreshed by ensure_dist)
-    plan: np.ndarray  # int32 (6, N): route_dist of every cell (refreshed by ensure_dist)
+    sea: np.ndarray  # int32 (6, N): sea steps of every cell to each market (refreshed by ensure_dist)
+    plan: np.ndarray  # int32 (6, N): planning steps of every cell to each market (see board.fill_steps)
     start_dist: np.ndarray  # int64 (6,): land-only steps from market m to the market desiring its commodity
     target: np.ndarray  # int64 (P,): scratch route target per player
     target_dist: np.ndarray  # int64 (P,): scratch sea steps of each player to its target
