@@ -2,8 +2,9 @@
 
 Passing a NamedTuple of ~30 arrays to an @njit function costs an atomic reference-count update per
 array per call; a structref costs one. The arrays are shared, so the NamedTuple sees every change.
-Chunk kernels then ``borrow`` the handle: the same arrays as owner-less views, so reading a field or passing
-an array to a helper costs no atomic reference count at all (the caller's handle keeps the memory alive).
+Chunk kernels then ``borrow`` the handle: the same memory under a type that carries no reference counts, so
+reading a field, passing an array or passing the handle itself costs nothing (the caller's handle keeps the
+memory alive for the whole call).
 With JIT disabled (NUMBA_DISABLE_JIT=1, used by `playtest bench`) the NamedTuple itself is the handle,
 since attribute access is the same in plain Python, and ``borrow`` returns it unchanged.
 """
@@ -13,12 +14,48 @@ from __future__ import annotations
 import sys
 from typing import Callable, NamedTuple
 
-from numba import carray, config, njit, types
+from numba import config, types
 from numba.experimental import structref
-from numba.extending import intrinsic, overload
+from numba.extending import intrinsic, models, overload, register_model
 
-_PROXIES: dict[type, type] = {}
-"""Numba structref type class -> its proxy class (the constructor ``borrow`` calls)."""
+_BORROWED: dict[type, type] = {}
+"""Numba structref type class -> the type class of its borrowed handles."""
+
+
+class UntrackedArray(types.Array):
+    """A numpy array type whose values take no part in reference counting: the fields of a borrowed handle.
+
+    Same layout as ``types.Array`` (so the owner's memory reads as is); every array operation applies. Views
+    taken from it (``a[i]`` of a 2-D array, slices) are ordinary, counted arrays.
+    """
+
+    def __init__(self, dtype, ndim, layout, readonly=False, aligned=True):
+        super().__init__(dtype, ndim, layout, readonly=readonly, aligned=aligned,
+                         name=f"untracked array({dtype}, {ndim}d, {layout})")
+
+
+@register_model(UntrackedArray)
+class _UntrackedArrayModel(models.StructModel):
+    """numba's array layout with the meminfo held as a plain pointer, which reference counting ignores."""
+
+    def __init__(self, dmm, fe_type):
+        members = [
+            ("meminfo", types.voidptr),
+            ("parent", types.pyobject),
+            ("nitems", types.intp),
+            ("itemsize", types.intp),
+            ("data", types.CPointer(fe_type.dtype)),
+            ("shape", types.UniTuple(types.intp, fe_type.ndim)),
+            ("strides", types.UniTuple(types.intp, fe_type.ndim)),
+        ]
+        super().__init__(dmm, fe_type, members)
+
+
+class _UntrackedStructModel(models.StructModel):
+    """A structref's layout (one meminfo pointer) as a plain pointer: a borrowed handle counts no references."""
+
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, [("meminfo", types.voidptr)])
 
 
 def struct_handle(tuple_type: type[NamedTuple], name: str) -> Callable[[NamedTuple], object]:
@@ -27,18 +64,26 @@ def struct_handle(tuple_type: type[NamedTuple], name: str) -> Callable[[NamedTup
         return lambda value: value
 
     module = sys.modules[tuple_type.__module__]
-    type_name = f"{name}Type"
-    # The numba type lives in the NamedTuple's module under its own name so that the on-disk kernel
-    # cache (cache=True) can pickle and find it again.
-    numba_type = type(type_name, (types.StructRef,), {"__module__": module.__name__,
-                                                       "preprocess_fields": _unliteral_fields})
-    setattr(module, type_name, structref.register(numba_type))
+    # The numba types live in the NamedTuple's module under their own names so that the on-disk kernel
+    # cache (cache=True) can pickle and find them again.
+    numba_type = _type_class(module, f"{name}Type")
+    structref.register(numba_type)
+    borrowed = _type_class(module, f"{name}BorrowedType")
+    register_model(borrowed)(_UntrackedStructModel)
+    structref.define_attributes(borrowed)
+    _BORROWED[numba_type] = borrowed
     proxy = type(name, (structref.StructRefProxy,), {"__module__": module.__name__,
                                                      "__doc__": f"Kernel handle on a {tuple_type.__name__}."})
     setattr(module, name, proxy)
     structref.define_proxy(proxy, numba_type, list(tuple_type._fields))
-    _PROXIES[numba_type] = proxy
     return lambda value: proxy(*value)
+
+
+def _type_class(module, type_name: str) -> type:
+    """A StructRef type class named ``type_name``, set as an attribute of ``module``."""
+    cls = type(type_name, (types.StructRef,), {"__module__": module.__name__, "preprocess_fields": _unliteral_fields})
+    setattr(module, type_name, cls)
+    return cls
 
 
 def _unliteral_fields(self, fields):
@@ -46,40 +91,39 @@ def _unliteral_fields(self, fields):
     return tuple((field, types.unliteral(typ)) for field, typ in fields)
 
 
+def _untracked(typ):
+    """The borrowed counterpart of a field type: arrays become UntrackedArray, anything else stays."""
+    if type(typ) is types.Array:
+        return UntrackedArray(typ.dtype, typ.ndim, typ.layout, readonly=not typ.mutable, aligned=typ.aligned)
+    return typ
+
+
 def borrow(handle):
-    """A handle on the same arrays whose views skip reference counting (see ``_borrow_impl``)."""
+    """The same state under a type without reference counting (see ``_borrow_impl``)."""
     return handle
 
 
 @intrinsic
-def _pointer_to(typingctx, address, like):
-    """The integer ``address`` as a typed pointer to ``like``'s dtype (for numba.carray)."""
-    sig = types.CPointer(like.dtype)(address, like)
+def _borrowed(typingctx, handle):
+    """``handle``'s meminfo pointer, re-typed as the borrowed handle type (no copy, no count)."""
+    borrowed = _BORROWED[type(handle)]([(name, _untracked(typ)) for name, typ in handle.field_dict.items()])
 
     def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+        owner = context.make_helper(builder, signature.args[0], args[0])
+        out = context.make_helper(builder, signature.return_type)
+        out.meminfo = builder.bitcast(owner.meminfo, out.meminfo.type)
+        return out._getvalue()
 
-    return sig, codegen
-
-
-@njit(inline="always")
-def _raw_view(array):
-    """A C-contiguous view of ``array`` with no owner: handing it around costs no reference counting."""
-    return carray(_pointer_to(array.ctypes.data, array), array.shape)
+    return borrowed(handle), codegen
 
 
 @overload(borrow)
 def _borrow_impl(handle):
-    """Kernels call ``borrow(st)`` once per chunk: every field read and call passing the arrays then pays no
-    atomic reference-count update (measured on one core: Sea Trade +37%, Bus +12% games/s, the same games).
-    Valid while the caller holds ``handle``: the views do not keep the memory alive by themselves.
+    """Kernels call ``borrow(st)`` once per chunk: every field read, and every call passing the handle or its
+    arrays, then makes no reference-count update (an atomic one for the handle, a call per array field).
+    Valid while the caller holds ``handle``: the borrowed handle does not keep the memory alive by itself,
+    so it must not be stored or returned.
     """
-    proxy = _PROXIES.get(type(handle))
-    if proxy is None:
+    if type(handle) not in _BORROWED:
         return None
-    names = list(handle.field_dict)
-    source = ("def impl(handle):\n    return proxy("
-              + ", ".join(f"view(handle.{name})" for name in names) + ")\n")
-    namespace = {"proxy": proxy, "view": _raw_view}
-    exec(source, namespace)  # noqa: S102 (the field list is known only per structref type)
-    return namespace["impl"]
+    return lambda handle: _borrowed(handle)
