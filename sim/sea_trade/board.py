@@ -244,11 +244,21 @@ def _bit_step_tables(st: State) -> None:
     plan = st.plan
     g = rules[R_GRID]
     open_bits, not_e, not_w = _bit_masks(blocked, g)
+    one = np.uint64(1)
     for m in range(N_MARKETS):
-        for c in range(plan.shape[1]):
-            plan[m, c] = _cut_route_steps(land_dist[m, c])
+        # Spaces the BFS never touches are cut off by sea: FAR, and the land-only fallback to plan by.
+        unseen = (not_e | not_w) & ~_bit_bfs(open_bits, not_e, not_w, g, market_cell[m], sea, plan, m, True)
+        while unseen != 0:
+            c = _lowest_bit(unseen)
             sea[m, c] = FAR
-        _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], sea, plan, m, True)
+            plan[m, c] = _cut_route_steps(land_dist[m, c])
+            unseen &= unseen - one
+
+
+@njit(cache=True, inline="always")
+def _lowest_bit(bits) -> int:
+    """Index of the lowest set bit of a non-zero uint64 bitboard."""
+    return _DEBRUIJN[((bits & (~bits + np.uint64(1))) * _DEBRUIJN_MUL) >> np.uint64(58)]
 
 
 @njit(cache=True)
@@ -270,12 +280,13 @@ def _bit_masks(blocked, g: int):
 
 
 @njit(cache=True)
-def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, plan, row: int, steps: bool) -> None:
-    """Bitboard BFS from ``source`` (which may be blocked) through the cells set in ``open_bits``.
+def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, plan, row: int, steps: bool):
+    """Bitboard BFS from ``source`` (which may be blocked) through the cells set in ``open_bits``; returns the
+    bitboard of the cells it touched.
 
     Without ``steps``: out[row] = steps to every cell through open cells (UNREACHED elsewhere). With ``steps``,
-    out is the ``sea`` table: blocked cells first touched at layer d also get d, in out and in plan (the caller
-    pre-fills out[row] with FAR and plan[row] with the land-only fallback).
+    out is the ``sea`` table: blocked cells first touched at layer d also get d, in out and in plan; the
+    caller fills the untouched ones.
     """
     if not steps:
         for v in range(out.shape[1]):
@@ -287,7 +298,6 @@ def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, plan, row: int, 
     s1 = np.uint64(g - 1)
     s = np.uint64(g)
     s2 = np.uint64(g + 1)
-    top = np.uint64(58)
     reach = not_e | not_w if steps else open_bits
     seen = one << np.uint64(source)
     front = seen
@@ -299,18 +309,17 @@ def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, plan, row: int, 
               | (fw << s1))
         nb &= reach & ~seen
         if nb == 0:
-            return
+            return seen
         d += 1
         seen |= nb
         front = nb & open_bits
         bits = nb
         while bits != 0:
-            low = bits & (~bits + one)
-            c = _DEBRUIJN[(low * _DEBRUIJN_MUL) >> top]
+            c = _lowest_bit(bits)
             out[row, c] = d
             if steps:
                 plan[row, c] = d
-            bits ^= low
+            bits &= bits - one
 
 
 @njit(cache=True)
