@@ -1,8 +1,8 @@
 """Policy kinds shared by every game, and the packing of named strategies into kernel tables.
 
 A strategy is data plus a policy kind. Every game kernel funnels each decision through
-:func:`choose`: it enumerates the legal options, fills one feature row per option, and the seat's
-strategy picks an index. ``random`` picks uniformly; ``weights`` scores each option by a linear
+:func:`choose`: it enumerates the legal options, fills one feature column per option (``features[f, i]``
+is feature f of option i, so scoring runs along contiguous rows), and the seat's strategy picks an index. ``random`` picks uniformly; ``weights`` scores each option by a linear
 function of its features (weights per decision type) and takes the best (ties broken at random),
 or samples a softmax when ``temperature > 0``; ``epsilon`` mixes in uniform exploration. Weights are
 plain data, so designers tune or sweep them without recompiling the kernels.
@@ -152,11 +152,10 @@ class StrategyRegistry:
 @njit(cache=True)
 def span_scores(weights: np.ndarray, strat: int, decision: int, features: np.ndarray, lo: int, hi: int, n_opt: int,
                 scores: np.ndarray) -> None:
-    """scores[i] = option i's features over columns lo..hi-1 dotted with the strategy's weights, i < n_opt.
+    """scores[i] = option i's features lo..hi-1 (``features[lo:hi, i]``) dotted with the strategy's weights.
 
-    Column by column over all options: the options' sums are independent chains (a dot product per option is
-    one serial chain of float additions), each still summed in column order. A zero weight is skipped, which
-    leaves every finite sum unchanged.
+    Feature by feature over all options: each step is one contiguous, vectorisable row, and every option's
+    sum is still added in feature order. A zero weight is skipped, which leaves every finite sum unchanged.
     """
     for i in range(n_opt):
         scores[i] = 0.0
@@ -164,7 +163,7 @@ def span_scores(weights: np.ndarray, strat: int, decision: int, features: np.nda
         w = weights[strat, decision, f]
         if w != 0.0:
             for i in range(n_opt):
-                scores[i] += w * features[i, f]
+                scores[i] += w * features[f, i]
 
 
 @njit(cache=True)
@@ -179,9 +178,9 @@ def choose(
     rng: np.ndarray,
     scores: np.ndarray,
 ) -> int:
-    """The decision choke point: the index of the option that strategy ``strat`` picks (``scores``: scratch of
-    at least n_opt floats)."""
-    return choose_span(kind, params, weights, strat, decision, features, 0, features.shape[1], n_opt, rng, scores)
+    """The decision choke point: the index of the option that strategy ``strat`` picks among options
+    0..n_opt-1 (``features``: n_features x options; ``scores``: scratch of at least n_opt floats)."""
+    return choose_span(kind, params, weights, strat, decision, features, 0, features.shape[0], n_opt, rng, scores)
 
 
 @njit(cache=True)
@@ -198,8 +197,8 @@ def choose_span(
     rng: np.ndarray,
     scores: np.ndarray,
 ) -> int:
-    """``choose`` scoring only feature columns lo..hi-1: the same pick as ``choose`` on the slices
-    ``weights[:, :, lo:hi]`` and ``features[:, lo:hi]``, without building those views per decision."""
+    """``choose`` scoring only features lo..hi-1: the same pick as ``choose`` on the slices
+    ``weights[:, :, lo:hi]`` and ``features[lo:hi]``, without building those views per decision."""
     if n_opt <= 1:
         return 0
     if kind[strat] == POLICY_RANDOM or (params[strat, P_EPSILON] > 0.0 and uniform(rng) < params[strat, P_EPSILON]):

@@ -59,7 +59,7 @@ def _registry() -> StrategyRegistry:
 
 def test_choose_weights_random_and_softmax():
     table = _registry().table(["random", "greedy", "soft"])
-    feats = np.array([[1.0, 0.0], [3.0, 0.0], [2.0, 0.0]])
+    feats = np.array([[1.0, 0.0], [3.0, 0.0], [2.0, 0.0]]).T.copy()  # features x options
     s = new_state()
     seed_game(s, 0, 0)
     picks = {k: np.bincount([choose(table.kind, table.params, table.weights, k, 0, feats, 3, s, np.zeros(3))
@@ -73,7 +73,7 @@ def test_choose_weights_random_and_softmax():
 
 def test_choose_breaks_ties_at_random():
     table = _registry().table(["greedy"])
-    feats = np.array([[2.0, 0.0], [2.0, 0.0], [1.0, 0.0]])
+    feats = np.array([[2.0, 0.0], [2.0, 0.0], [1.0, 0.0]]).T.copy()  # features x options
     s = new_state()
     seed_game(s, 0, 0)
     picks = np.bincount([choose(table.kind, table.params, table.weights, 0, 0, feats, 3, s, np.zeros(3)) for _ in range(4000)],

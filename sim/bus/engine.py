@@ -34,7 +34,7 @@ from sim.core.ranking import rank_seats
 from sim.core.rng import randint, seed_game
 from sim.core.structs import borrow
 from sim.core.trace import emit
-from strategies.core import POLICY_RANDOM, choose
+from strategies.core import POLICY_RANDOM, choose_span
 
 # Event types of the trace (rendered by sim/bus/replay.py).
 E_SETUP_BLD = 1  # seat, space, type, intersection, zone
@@ -68,13 +68,13 @@ def ev(s: State, seat: int, etype: int, a0: int = 0, a1: int = 0, a2: int = 0, a
 def pick(s: State, p: int, decision: int, n_opt: int) -> int:
     """The seat's strategy chooses among ``n_opt`` options whose features are filled (one option: no decision).
 
-    Only the leading WIDTH[decision] feature columns are scored: the rest are zero for this decision.
+    Only the leading WIDTH[decision] features are scored: the rest are zero for this decision.
     """
     if n_opt <= 1:
         return 0
     s.g[G_DECISIONS] += 1
-    return choose(s.skind, s.sparams, s.sweights, s.strat[p], decision, s.feat[:, :WIDTH[decision]], n_opt, s.rng,
-                  s.scores)
+    return choose_span(s.skind, s.sparams, s.sweights, s.strat[p], decision, s.feat, 0, WIDTH[decision], n_opt,
+                       s.rng, s.scores)
 
 
 @njit(cache=True)
@@ -85,11 +85,13 @@ def scored(s: State, p: int) -> bool:
 
 @njit(cache=True)
 def clear_features(s: State, n_opt: int, width: int) -> None:
-    """Zero the first ``width`` columns of the first ``n_opt`` feature rows and set their bias column."""
+    """Zero the first ``width`` features of the first ``n_opt`` options and set their bias feature."""
+    feat = s.feat
+    for f in range(width):
+        for i in range(n_opt):
+            feat[f, i] = 0.0
     for i in range(n_opt):
-        for f in range(width):
-            s.feat[i, f] = 0.0
-        s.feat[i, F_BIAS] = 1.0
+        feat[F_BIAS, i] = 1.0
 
 
 @njit(cache=True)
@@ -246,13 +248,13 @@ def fill_building_features(s: State, p: int, n_opt: int) -> None:
         t = s.opt[i, 1]
         mine = s.own[p, x] > 0
         opp = opponents_at(s, p, x)
-        s.feat[i, F_BLD_MINE] = 1.0 if mine else 0.0
-        s.feat[i, F_BLD_OPP] = opp
-        s.feat[i, F_BLD_NEXT] = 1.0 if t == t_next else 0.0
-        s.feat[i, F_BLD_NOW] = 1.0 if t == s.g[G_CLOCK] else 0.0
-        s.feat[i, F_BLD_AFTER] = 1.0 if t == (t_next + 1) % 3 else 0.0
-        s.feat[i, F_BLD_PAX_HERE] = s.pax[x] if t == t_next else 0.0
-        s.feat[i, F_BLD_MINE_ONLY] = 1.0 if mine and opp == 0 else 0.0
+        s.feat[F_BLD_MINE, i] = 1.0 if mine else 0.0
+        s.feat[F_BLD_OPP, i] = opp
+        s.feat[F_BLD_NEXT, i] = 1.0 if t == t_next else 0.0
+        s.feat[F_BLD_NOW, i] = 1.0 if t == s.g[G_CLOCK] else 0.0
+        s.feat[F_BLD_AFTER, i] = 1.0 if t == (t_next + 1) % 3 else 0.0
+        s.feat[F_BLD_PAX_HERE, i] = s.pax[x] if t == t_next else 0.0
+        s.feat[F_BLD_MINE_ONLY, i] = 1.0 if mine and opp == 0 else 0.0
 
 
 @njit(cache=True)
@@ -344,18 +346,18 @@ def fill_stick_features(b: Board, s: State, p: int, n_opt: int) -> None:
         while m:
             c += m & 1
             m >>= 1
-        s.feat[i, F_ST_FREE] = 1.0 if s.occ[st] == 0 else 0.0
-        s.feat[i, F_ST_OPP] = c
-        s.feat[i, F_ST_FUTURE] = free_streets_at(b, s, y, st)
-        s.feat[i, F_ST_TOWARD] = nearest_target(b, s, p, x) - nearest_target(b, s, p, y)
+        s.feat[F_ST_FREE, i] = 1.0 if s.occ[st] == 0 else 0.0
+        s.feat[F_ST_OPP, i] = c
+        s.feat[F_ST_FUTURE, i] = free_streets_at(b, s, y, st)
+        s.feat[F_ST_TOWARD, i] = nearest_target(b, s, p, x) - nearest_target(b, s, p, y)
         if new:
-            s.feat[i, F_ST_NEW] = 1.0
-            s.feat[i, F_ST_PAX] = s.pax[y]
-            s.feat[i, F_ST_STATION] = b.is_station[y]
-            s.feat[i, F_ST_BLD] = s.nbld[y]
-            s.feat[i, F_ST_SPACE] = s.nspace[y] - s.nbld[y]
+            s.feat[F_ST_NEW, i] = 1.0
+            s.feat[F_ST_PAX, i] = s.pax[y]
+            s.feat[F_ST_STATION, i] = b.is_station[y]
+            s.feat[F_ST_BLD, i] = s.nbld[y]
+            s.feat[F_ST_SPACE, i] = s.nspace[y] - s.nbld[y]
         else:
-            s.feat[i, F_ST_LOOP] = 1.0
+            s.feat[F_ST_LOOP, i] = 1.0
 
 
 @njit(cache=True)
@@ -400,15 +402,15 @@ def setup_first_stick(b: Board, s: State, p: int) -> None:
         while m:
             c += m & 1
             m >>= 1
-        s.feat[st, F_ST_FREE] = 1.0 if c == 0 else 0.0
-        s.feat[st, F_ST_OPP] = c
-        s.feat[st, F_ST_NEW] = 2.0
+        s.feat[F_ST_FREE, st] = 1.0 if c == 0 else 0.0
+        s.feat[F_ST_OPP, st] = c
+        s.feat[F_ST_NEW, st] = 2.0
         for v in (b.st_a[st], b.st_b[st]):
-            s.feat[st, F_ST_PAX] += s.pax[v]
-            s.feat[st, F_ST_STATION] += b.is_station[v]
-            s.feat[st, F_ST_BLD] += s.nbld[v]
-            s.feat[st, F_ST_SPACE] += s.nspace[v] - s.nbld[v]
-            s.feat[st, F_ST_FUTURE] += free_streets_at(b, s, v, st)
+            s.feat[F_ST_PAX, st] += s.pax[v]
+            s.feat[F_ST_STATION, st] += b.is_station[v]
+            s.feat[F_ST_BLD, st] += s.nbld[v]
+            s.feat[F_ST_SPACE, st] += s.nspace[v] - s.nbld[v]
+            s.feat[F_ST_FUTURE, st] += free_streets_at(b, s, v, st)
     st = pick(s, p, D_SETUP_STICK, n_st)
     lay_first_stick(b, s, p, st)
     ev(s, p, E_SETUP_STICK, st, b.st_a[st], b.st_b[st])
@@ -492,52 +494,52 @@ def fill_plan_features(b: Board, R: np.ndarray, s: State, p: int, n_opt: int) ->
         a = s.opt[i, 0]
         f = s.feat
         if a < 0:  # the context of stopping for this round lives on the pass option only
-            f[i, F_PASS] = 1.0
-            f[i, F_ROUND] = s.g[G_ROUND]
-            f[i, F_CUBES_LEFT] = s.pl[p, P_CUBES]
-            f[i, F_PLACED] = s.pl[p, P_PLACED]
-            f[i, F_LEAD] = lead
+            f[F_PASS, i] = 1.0
+            f[F_ROUND, i] = s.g[G_ROUND]
+            f[F_CUBES_LEFT, i] = s.pl[p, P_CUBES]
+            f[F_PLACED, i] = s.pl[p, P_PLACED]
+            f[F_LEAD, i] = lead
             continue
-        f[i, F_ACT_EXP + a] = 1.0
+        f[F_ACT_EXP + a, i] = 1.0
         m = MULTI_OF[a]
         k = s.nslot[m] if m >= 0 else 0
-        f[i, F_SLOT] = k
+        f[F_SLOT, i] = k
         if a == A_EXP:
             bonus = R[R_FIVE_BONUS] if n == 5 else 0
             amt = max(0, big_m + bonus - k)
-            f[i, F_AMOUNT] = amt
-            f[i, F_WASTED] = 1.0 if amt == 0 else 0.0
-            f[i, F_EXP_EFFECTIVE] = min(amt, s.pl[p, P_STICKS])
+            f[F_AMOUNT, i] = amt
+            f[F_WASTED, i] = 1.0 if amt == 0 else 0.0
+            f[F_EXP_EFFECTIVE, i] = min(amt, s.pl[p, P_STICKS])
         elif a == A_BUS:
-            f[i, F_BUS_IS_MAX] = 1.0 if buses == big_m else 0.0
-            f[i, F_BUS_BEHIND] = big_m - buses
+            f[F_BUS_IS_MAX, i] = 1.0 if buses == big_m else 0.0
+            f[F_BUS_BEHIND, i] = big_m - buses
         elif a == A_PAX:
             amt = max(0, big_m - k)
             before = 0
             for j in range(k):
                 before += max(0, big_m - j)
-            f[i, F_AMOUNT] = amt
-            f[i, F_WASTED] = 1.0 if amt == 0 else 0.0
-            f[i, F_PAX_EFFECTIVE] = max(0, min(amt, s.g[G_SUPPLY] - before))
-            f[i, F_MY_STATIONS] = my_stations
+            f[F_AMOUNT, i] = amt
+            f[F_WASTED, i] = 1.0 if amt == 0 else 0.0
+            f[F_PAX_EFFECTIVE, i] = max(0, min(amt, s.g[G_SUPPLY] - before))
+            f[F_MY_STATIONS, i] = my_stations
         elif a == A_BLD:
             amt = max(0, big_m - k)
-            f[i, F_AMOUNT] = amt
-            f[i, F_WASTED] = 1.0 if amt == 0 else 0.0
-            f[i, F_BLD_EFFECTIVE] = min(amt, s.g[G_EMPTY])
+            f[F_AMOUNT, i] = amt
+            f[F_WASTED, i] = 1.0 if amt == 0 else 0.0
+            f[F_BLD_EFFECTIVE, i] = min(amt, s.g[G_EMPTY])
         elif a == A_CLOCK:
-            f[i, F_CLOCK_GAIN] = max(0, est_now - est_next)
-            f[i, F_GEMS_LEFT] = s.g[G_GEMS]
-            f[i, F_MY_GEMS] = s.pl[p, P_GEMS]
+            f[F_CLOCK_GAIN, i] = max(0, est_now - est_next)
+            f[F_GEMS_LEFT, i] = s.g[G_GEMS]
+            f[F_MY_GEMS, i] = s.pl[p, P_GEMS]
             if s.g[G_GEMS] == 1:
-                f[i, F_LAST_GEM] = 1.0
-                f[i, F_END_WIN] = 1.0 if would_win_alone(s, p, 1) else 0.0
+                f[F_LAST_GEM, i] = 1.0
+                f[F_END_WIN, i] = 1.0 if would_win_alone(s, p, 1) else 0.0
         elif a == A_VROOM:
             used = buses * my_slots(s, 3, p)
             best_w, best_r = (w_now, r_now) if clock_mine and est_now > est_next else (w_next, r_next)
-            f[i, F_VROOM_EST] = max(0, min(buses, best_w - used, best_r - used))
+            f[F_VROOM_EST, i] = max(0, min(buses, best_w - used, best_r - used))
         elif a == A_START:
-            f[i, F_START_GAIN] = 1.0 if (s.g[G_START] + 1) % n != p else 0.0
+            f[F_START_GAIN, i] = 1.0 if (s.g[G_START] + 1) % n != p else 0.0
 
 
 @njit(cache=True)
@@ -671,9 +673,9 @@ def resolve_passengers(b: Board, s: State) -> None:
                 clear_features(s, n_st, W_STATION)
                 for j in range(n_st if scored(s, p) else 0):
                     st = b.stations[j]
-                    s.feat[j, F_STN_OPP] = opponents_at(s, p, st)
-                    s.feat[j, F_STN_MINE] = 1.0 if s.own[p, st] > 0 else 0.0
-                    s.feat[j, F_STN_PAX] = s.pax[st]
+                    s.feat[F_STN_OPP, j] = opponents_at(s, p, st)
+                    s.feat[F_STN_MINE, j] = 1.0 if s.own[p, st] > 0 else 0.0
+                    s.feat[F_STN_PAX, j] = s.pax[st]
                 i = pick(s, p, D_STATION, n_st)
             st = b.stations[i]
             s.pax[st] += 1
@@ -728,13 +730,13 @@ def resolve_clock(R: np.ndarray, s: State) -> bool:
         w1, r1 = line_want_room(s, p, t_run)
         cap_d = s.pl[p, P_BUSES] * c
         last = s.g[G_GEMS] == 1
-        s.feat[1, F_STOP] = 1.0
-        s.feat[1, F_CLOCK_GAIN] = min(cap_d, w0, r0) - min(cap_d, w1, r1)
-        s.feat[1, F_LAST_GEM] = 1.0 if last else 0.0
-        s.feat[1, F_END_WIN] = 1.0 if last and would_win_alone(s, p, 1) else 0.0
-        s.feat[1, F_MY_GEMS] = s.pl[p, P_GEMS]
-        s.feat[1, F_LEAD] = lead_of(s, p)
-        s.feat[1, F_GEMS_LEFT] = s.g[G_GEMS]
+        s.feat[F_STOP, 1] = 1.0
+        s.feat[F_CLOCK_GAIN, 1] = min(cap_d, w0, r0) - min(cap_d, w1, r1)
+        s.feat[F_LAST_GEM, 1] = 1.0 if last else 0.0
+        s.feat[F_END_WIN, 1] = 1.0 if last and would_win_alone(s, p, 1) else 0.0
+        s.feat[F_MY_GEMS, 1] = s.pl[p, P_GEMS]
+        s.feat[F_LEAD, 1] = lead_of(s, p)
+        s.feat[F_GEMS_LEFT, 1] = s.g[G_GEMS]
         stop = pick(s, p, D_CLOCK, 2) == 1
     if stop:  # BUS-CLOCK-3
         s.pl[p, P_GEMS] += 1
@@ -769,8 +771,8 @@ def deliver_one(b: Board, s: State, p: int) -> None:
         clear_features(s, n, W_DELIVERY)
         for j in range(n if scored(s, p) else 0):
             x = s.opt[j, 0]
-            s.feat[j, F_FROM_STATION] = b.is_station[x]
-            s.feat[j, F_FROM_OPP] = opponents_at(s, p, x)
+            s.feat[F_FROM_STATION, j] = b.is_station[x]
+            s.feat[F_FROM_OPP, j] = opponents_at(s, p, x)
         i = pick(s, p, D_FROM, n)
     x = s.opt[i, 0]
     n = 0
@@ -784,8 +786,8 @@ def deliver_one(b: Board, s: State, p: int) -> None:
         for j in range(n if scored(s, p) else 0):
             y = s.opt[j, 0]
             opp = opponents_at(s, p, y)
-            s.feat[j, F_TO_OPP] = opp
-            s.feat[j, F_TO_MINE_ONLY] = 1.0 if opp == 0 else 0.0
+            s.feat[F_TO_OPP, j] = opp
+            s.feat[F_TO_MINE_ONLY, j] = 1.0 if opp == 0 else 0.0
         i = pick(s, p, D_TO, n)
     y = s.opt[i, 0]
     s.pax[x] -= 1

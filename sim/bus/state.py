@@ -120,7 +120,7 @@ class State(NamedTuple):
     single: np.ndarray  # int64 (3,) owner of Buy a bus / Clock / Starting player, -1 empty
     slot_cubes: np.ndarray  # int64 (4, MAX_SLOTS) cubes placed per slot letter over the game
     opt: np.ndarray  # int64 (max_options, 3) option scratch
-    feat: np.ndarray  # float64 (max_options, N_FEATURES)
+    feat: np.ndarray  # float64 (N_FEATURES, max_options): column i holds option i's features
     scores: np.ndarray  # float64 (max_options,): scratch of strategies.core.choose
     scratch: np.ndarray  # int64 (n_inter,)
     strat: np.ndarray  # int64 (n,) strategy-table row of each seat this game
@@ -150,7 +150,7 @@ def new_state(board: Board, n_players: int, table: StrategyTable, trace: np.ndar
         nbld=z(n_inter, np.int64), nspace=nspace, pax=z(n_inter, np.int64), want=z(n_inter, np.int64),
         room=z(n_inter, np.int64), slot=z((4, MAX_SLOTS), np.int64), nslot=z(4, np.int64),
         single=z(3, np.int64), slot_cubes=z((4, MAX_SLOTS), np.int64), opt=z((max_opt, 3), np.int64),
-        feat=z((max_opt, N_FEATURES), np.float64), scores=z(max_opt, np.float64), scratch=z(n_inter, np.int64),
+        feat=z((N_FEATURES, max_opt), np.float64), scores=z(max_opt, np.float64), scratch=z(n_inter, np.int64),
         strat=z(n_players, np.int64),
         keys=z((n_players, 3), np.int64), rank=z(n_players, np.int64), skind=table.kind,
         sparams=table.params, sweights=table.weights, rng=new_rng(), trace=trace, tn=z(1, np.int64),

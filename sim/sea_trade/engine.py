@@ -53,9 +53,9 @@ def _clear(features, first: int, end: int, decision: int) -> None:
 
     Called once per decision for all its rows: a call per option would pay the reference counting each time.
     """
-    for i in range(first, end):
-        for f in range(SPAN_LO[decision], SPAN_HI[decision]):
-            features[i, f] = 0.0
+    for f in range(SPAN_LO[decision], SPAN_HI[decision]):
+        for i in range(first, end):
+            features[f, i] = 0.0
 
 
 @njit(cache=True, inline="always")
@@ -206,14 +206,14 @@ def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: 
                 continue
             if sea[tq, x] + king[sq, x] == target_dist[q]:
                 if q == seat:
-                    features[i, F_SELF_BLOCK] = 1.0
+                    features[F_SELF_BLOCK, i] = 1.0
                 else:
-                    features[i, F_BLOCKS] += 1.0
+                    features[F_BLOCKS, i] += 1.0
                     if gold[q] == lead:
-                        features[i, F_BLOCKS_LEADER] = 1.0
+                        features[F_BLOCKS_LEADER, i] = 1.0
         if detoured and frm >= 0 and frm != s and land_dist[t, frm] + king[s, frm] == base:
             if x == s or land_dist[t, x] + king[s, x] != base:
-                features[i, F_UNBLOCK] = 1.0
+                features[F_UNBLOCK, i] = 1.0
 
 
 @njit(cache=True)
@@ -235,14 +235,14 @@ def _pirate_features(features, options, pirate, k: int, cell, ship, hold, gold, 
             frm = pirate[options[i, 0]]
             to = options[i, 2]
             if c == to:
-                features[i, F_PLUNDER_CARDS] += cards
+                features[F_PLUNDER_CARDS, i] += cards
                 if leader:
-                    features[i, F_PLUNDER_LEADER] = 1.0
+                    features[F_PLUNDER_LEADER, i] = 1.0
             if at_sea:
                 if c != to and king[to, c] <= THREAT_RANGE:
-                    features[i, F_THREAT_GAIN] += cards
+                    features[F_THREAT_GAIN, i] += cards
                 if king[frm, c] <= THREAT_RANGE:
-                    features[i, F_THREAT_GAIN] -= cards
+                    features[F_THREAT_GAIN, i] -= cards
     if exposed:
         me = ship[seat]
         for i in range(k):
@@ -250,7 +250,7 @@ def _pirate_features(features, options, pirate, k: int, cell, ship, hold, gold, 
             to = options[i, 2]
             before = 1 if king[frm, me] <= THREAT_RANGE else 0
             after = 1 if king[to, me] <= THREAT_RANGE else 0
-            features[i, F_GUARD] = hn * (before - after)
+            features[F_GUARD, i] = hn * (before - after)
 
 
 # ----------------------------------------------------------------------------------------------- decisions
@@ -274,8 +274,8 @@ def choose_start_markets(st: State) -> None:
             if taken & (1 << m):
                 continue
             options[k, 0] = m
-            features[k, F_CARDS] = min(hand[s, SELLS[m]], rules[R_HOLD])
-            features[k, F_SALE_DIST] = min(start_dist[m], FAR)
+            features[F_CARDS, k] = min(hand[s, SELLS[m]], rules[R_HOLD])
+            features[F_SALE_DIST, k] = min(start_dist[m], FAR)
             k += 1
         ch = _decide(st, s, D_START, k) if k > 1 else 0
         m = options[ch, 0]
@@ -327,20 +327,20 @@ def sail_decision(st: State, seat: int) -> bool:
         card = options[i, 0]
         to = options[i, 1]
         if ts >= 0:
-            features[i, F_SALE_GAIN] = ds0 - plan[ts, to]
+            features[F_SALE_GAIN, i] = ds0 - plan[ts, to]
         if tb >= 0:
-            features[i, F_BUY_GAIN] = db0 - plan[tb, to]
+            features[F_BUY_GAIN, i] = db0 - plan[tb, to]
         m = market_at[to]
         if m >= 0:
-            features[i, F_ARRIVE_SELL] = hold_value(desired, normal, hold, seat, m, hn)
-            features[i, F_ARRIVE_BUY] = buy_limit(rules, hand, hold, gold, m, seat)
+            features[F_ARRIVE_SELL, i] = hold_value(desired, normal, hold, seat, m, hn)
+            features[F_ARRIVE_BUY, i] = buy_limit(rules, hand, hold, gold, m, seat)
         if card == CARD_ROW:
-            features[i, F_ROW] = 1.0
+            features[F_ROW, i] = 1.0
         else:
-            features[i, F_WIND] = 1.0
-        features[i, F_STEPS] = options[i, 2]
-        features[i, F_HAND_SIZE] = hand_n
-    features[k, F_PASS] = 1.0
+            features[F_WIND, i] = 1.0
+        features[F_STEPS, i] = options[i, 2]
+        features[F_HAND_SIZE, i] = hand_n
+    features[F_PASS, k] = 1.0
     for i in range(k + 1):
         # danger: a ship ending on c (staying on frm for the pass row) could be plundered by a pirate's next
         # Wind card (within THREAT_RANGE, not in a market).
@@ -348,7 +348,7 @@ def sail_decision(st: State, seat: int) -> bool:
         if cell[c] != MARKET:
             for p in range(pirate.shape[0]):
                 if king[c, pirate[p]] <= THREAT_RANGE:
-                    features[i, F_DANGER] = hn
+                    features[F_DANGER, i] = hn
                     break
     ch = _decide(st, seat, D_SAIL, k + 1)
     if ch == k:
@@ -390,14 +390,14 @@ def _trade(st: State, seat: int, m: int) -> bool:
             if hold[seat, c] == 0 or p == 0:
                 continue  # ST-TRADE-4: a market never buys its own commodity
             options[k, 0] = c
-            features[k, F_CARDS] = 1.0
-            features[k, F_GOLD] = p
-            features[k, F_REGRET] = max(0.0, best_value(desired, normal, plan, ship[seat], c, m) - p)
-            features[k, F_WIN] = 1.0 if gold[seat] + p >= rules[R_WIN_GOLD] else 0.0
+            features[F_CARDS, k] = 1.0
+            features[F_GOLD, k] = p
+            features[F_REGRET, k] = max(0.0, best_value(desired, normal, plan, ship[seat], c, m) - p)
+            features[F_WIN, k] = 1.0 if gold[seat] + p >= rules[R_WIN_GOLD] else 0.0
             k += 1
         if k == 0:
             break
-        features[k, F_PASS] = 1.0
+        features[F_PASS, k] = 1.0
         ch = _decide(st, seat, D_SELL, k + 1)
         if ch == k:
             break
@@ -409,10 +409,10 @@ def _trade(st: State, seat: int, m: int) -> bool:
         value = rules[R_DESIRED] - rules[R_BUY]
         _clear(features, 0, kmax + 1, D_BUY)
         for j in range(kmax + 1):
-            features[j, F_PASS] = 1.0 if j == 0 else 0.0
-            features[j, F_CARDS] = j
-            features[j, F_GOLD] = -j * rules[R_BUY]
-            features[j, F_MY_GAIN] = j * value
+            features[F_PASS, j] = 1.0 if j == 0 else 0.0
+            features[F_CARDS, j] = j
+            features[F_GOLD, j] = -j * rules[R_BUY]
+            features[F_MY_GAIN, j] = j * value
         ch = _decide(st, seat, D_BUY, kmax + 1)
         if ch > 0:
             apply_buy(st, seat, ch)
@@ -495,14 +495,14 @@ def _offer(st: State, seat: int) -> None:
                     options[k, 1] = a
                     options[k, 2] = b
                     options[k, 3] = where
-                    features[k, F_MY_GAIN] = mine
-                    features[k, F_PARTNER_GAIN] = theirs
-                    features[k, F_PARTNER_LEADER] = lead
+                    features[F_MY_GAIN, k] = mine
+                    features[F_PARTNER_GAIN, k] = theirs
+                    features[F_PARTNER_LEADER, k] = lead
                     k += 1
     if k == 0:
         return
     _clear(features, k, k + 1, D_OFFER)
-    features[k, F_PASS] = 1.0
+    features[F_PASS, k] = 1.0
     ch = _decide(st, seat, D_OFFER, k + 1)
     if ch == k:
         return
@@ -510,14 +510,14 @@ def _offer(st: State, seat: int) -> None:
     a = options[ch, 1]
     b = options[ch, 2]
     where = options[ch, 3]
-    mine = features[ch, F_MY_GAIN]
-    theirs = features[ch, F_PARTNER_GAIN]
+    mine = features[F_MY_GAIN, ch]
+    theirs = features[F_PARTNER_GAIN, ch]
     players[seat, P_OFFERS] += 1
     _clear(features, 0, 2, D_ACCEPT)
-    features[0, F_PASS] = 1.0
-    features[1, F_MY_GAIN] = theirs
-    features[1, F_PARTNER_GAIN] = mine
-    features[1, F_PARTNER_LEADER] = 1.0 if gold[seat] == leader_gold(gold, n, q) else 0.0
+    features[F_PASS, 0] = 1.0
+    features[F_MY_GAIN, 1] = theirs
+    features[F_PARTNER_GAIN, 1] = mine
+    features[F_PARTNER_LEADER, 1] = 1.0 if gold[seat] == leader_gold(gold, n, q) else 0.0
     accepted = _decide(st, q, D_ACCEPT, 2) == 1
     ev(st, seat, EV_OFFER, q, a, b, where, 1 if accepted else 0)
     if not accepted:
@@ -598,10 +598,10 @@ def _pirate_moves(st: State, seat: int) -> None:
         _obstacle_features(features, options, pirate, k, False, -1, gold, ship, sea, land_dist, king, target,
                            target_dist, n, seat, lead)
         for i in range(k):
-            features[i, F_HAND_SIZE] = hand_n
-            features[i, F_WIND] = 1.0
-            features[i, F_STEPS] = options[i, 3]
-        features[k, F_PASS] = 1.0
+            features[F_HAND_SIZE, i] = hand_n
+            features[F_WIND, i] = 1.0
+            features[F_STEPS, i] = options[i, 3]
+        features[F_PASS, k] = 1.0
         ch = _decide(st, seat, D_PIRATE, k + 1)
         if ch == k:
             return
@@ -673,9 +673,9 @@ def _storm_move(st: State, seat: int) -> None:
     for i in range(k):
         x = options[i, 0]
         if x == mid0 or x == mid1:
-            features[i, F_GUARD] = hn
-        features[i, F_HAND_SIZE] = hand_n
-    features[k, F_PASS] = 1.0
+            features[F_GUARD, i] = hn
+        features[F_HAND_SIZE, i] = hand_n
+    features[F_PASS, k] = 1.0
     ch = _decide(st, seat, D_STORM, k + 1)
     if ch < k:
         apply_storm(st, seat, options[ch, 0])

@@ -143,7 +143,7 @@ class State(NamedTuple):
     start_dist: np.ndarray  # int64 (6,): land-only steps from market m to the market desiring its commodity
     target: np.ndarray  # int64 (P,): scratch route target per player
     target_dist: np.ndarray  # int64 (P,): scratch sea steps of each player to its target
-    features: np.ndarray  # float64 (max_options, N_FEATURES)
+    features: np.ndarray  # float64 (N_FEATURES, max_options): column i holds option i's features
     scores: np.ndarray  # float64 (max_options,): scratch of strategies.core.choose_span
     options: np.ndarray  # int64 (max_options, 4)
     games: np.ndarray  # int64 (N_GAME_COLUMNS,): counters of the current game
@@ -225,7 +225,7 @@ def new_state(rules: Rules, n_players: int, table: StrategyTable | None = None,
         start_dist=np.zeros(N_MARKETS, np.int64),
         target=np.zeros(p, np.int64),
         target_dist=np.zeros(p, np.int64),
-        features=np.zeros((k, N_FEATURES), np.float64),
+        features=np.zeros((N_FEATURES, k), np.float64),
         scores=np.zeros(k, np.float64),
         options=np.zeros((k, 4), np.int64),
         games=np.zeros(N_GAME_COLUMNS, np.int64),
