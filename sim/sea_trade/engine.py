@@ -17,8 +17,8 @@ from sim.core.ranking import rank_seats
 from sim.core.rng import seed_game, shuffle
 from sim.core.structs import borrow
 from sim.sea_trade.board import FAR, ensure_dist, generate_board
-from sim.sea_trade.moves import (apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm, buy_limit,
-                                 check_invariants, draw_card, ev, hand_sum, hold_sum, hold_value,
+from sim.sea_trade.moves import (LOWEST_BIT, apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm,
+                                 buy_limit, check_invariants, draw_card, ev, hand_sum, hold_sum, hold_value,
                                  market_price, pirate_options, sail_options, storm_options)
 from sim.sea_trade.records import (END_TIMEOUT, END_WIN, G_DECISIONS, G_END, G_ROUNDS, G_TRADES, G_TURNS,
                                    G_WINNER, P_GOLD_R10, P_GOLD_R20, P_MAX_HAND, P_OFFERS, P_RANK, P_SCORE,
@@ -188,30 +188,34 @@ def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: 
     open sea space, whose ``sea`` entry is its BFS distance (FAR when cut off).
     unblock: moving the obstacle from ``frm`` to ``to`` clears the seat's cut or detoured route.
     """
+    xcol = 0 if placing else 2
+    for q in range(n):  # players outside, options inside: each player's route is read once per decision
+        tq = target[q]
+        sq = ship[q]
+        dq = target_dist[q]
+        if tq < 0 or dq >= FAR:
+            continue
+        leader = gold[q] == lead
+        for i in range(k):
+            x = options[i, xcol]
+            sx = sea[tq, x]
+            if x == sq or sx >= FAR or sx + king[sq, x] != dq:
+                continue
+            if q == seat:
+                features[F_SELF_BLOCK, i] = 1.0
+            else:
+                features[F_BLOCKS, i] += 1.0
+                if leader:
+                    features[F_BLOCKS_LEADER, i] = 1.0
     t = target[seat]
     s = ship[seat]
     base = land_dist[t, s] if t >= 0 else UNREACHED
-    detoured = t >= 0 and base < UNREACHED and target_dist[seat] > base
+    if not (t >= 0 and base < UNREACHED and target_dist[seat] > base):
+        return  # the seat's route is not detoured: nothing to unblock
     for i in range(k):
-        if placing:
-            frm = storm
-            x = options[i, 0]
-        else:
-            frm = pirate[options[i, 0]]
-            x = options[i, 2]
-        for q in range(n):
-            tq = target[q]
-            sq = ship[q]
-            if tq < 0 or x == sq or target_dist[q] >= FAR or sea[tq, x] >= FAR:
-                continue
-            if sea[tq, x] + king[sq, x] == target_dist[q]:
-                if q == seat:
-                    features[F_SELF_BLOCK, i] = 1.0
-                else:
-                    features[F_BLOCKS, i] += 1.0
-                    if gold[q] == lead:
-                        features[F_BLOCKS_LEADER, i] = 1.0
-        if detoured and frm >= 0 and frm != s and land_dist[t, frm] + king[s, frm] == base:
+        frm = storm if placing else pirate[options[i, 0]]
+        x = options[i, xcol]
+        if frm >= 0 and frm != s and land_dist[t, frm] + king[s, frm] == base:
             if x == s or land_dist[t, x] + king[s, x] != base:
                 features[F_UNBLOCK, i] = 1.0
 
@@ -341,7 +345,7 @@ def sail_decision(st: State, seat: int) -> bool:
         features[F_STEPS, i] = options[i, 2]
         features[F_HAND_SIZE, i] = hand_n
     features[F_PASS, k] = 1.0
-    for i in range(k + 1):
+    for i in range(k + 1 if hn > 0 else 0):  # (an empty hold risks nothing: danger stays 0)
         # danger: a ship ending on c (staying on frm for the pass row) could be plundered by a pirate's next
         # Wind card (within THREAT_RANGE, not in a market).
         c = options[i, 1] if i < k else frm
@@ -474,10 +478,21 @@ def _offer(st: State, seat: int) -> None:
             tm = sale_target(rules, plan, hold, seat, ship[seat])
         tq = sale_target(rules, plan, hold, q, ship[q])
         lead = 1.0 if gold[q] == leader_gold(gold, n, seat) else 0.0
-        for a in range(N_COMMODITIES):
-            for b in range(N_COMMODITIES):
-                if a == b:
-                    continue
+        mine_any = 0  # commodities each side holds in hold or hand, as bits: most pairs are skipped at once
+        theirs_any = 0
+        for c in range(N_COMMODITIES):
+            if hold[seat, c] > 0 or hand[seat, c] > 0:
+                mine_any |= 1 << c
+            if hold[q, c] > 0 or hand[q, c] > 0:
+                theirs_any |= 1 << c
+        mask_a = mine_any
+        while mask_a != 0:
+            a = LOWEST_BIT[mask_a]
+            mask_a &= mask_a - 1
+            mask_b = theirs_any & ~(1 << a)
+            while mask_b != 0:
+                b = LOWEST_BIT[mask_b]
+                mask_b &= mask_b - 1
                 for where in range(2):
                     if where == 0:
                         if hold[seat, a] == 0 or hold[q, b] == 0:

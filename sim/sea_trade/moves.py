@@ -6,6 +6,7 @@ legality independently from coordinates, so the tests can check that both agree 
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim.core.deck import discard_card, draw
@@ -17,6 +18,10 @@ from sim.sea_trade.rules import (R_BUY, R_DESIRED, R_GRID, R_HOLD, R_SELL, R_WIN
 from sim.sea_trade.state import (CARD_ROW, CARD_STORM, CARD_WIND0, DESIRES, DIR_COL, DIR_ROW, EV_BUY, EV_PIRATE,
                                  EV_PLUNDER, EV_RESHUFFLE, EV_SAIL, EV_SELL, EV_STORM, LAND, M_DIST_DIRTY,
                                  M_EVENTS, M_ROUND, MARKET, N_COMMODITIES, SEA, SELLS, State)
+
+
+LOWEST_BIT = np.array([(b & -b).bit_length() - 1 for b in range(256)], dtype=np.int64)
+"""Index of the lowest set bit of an 8-bit mask (entry 0 unused)."""
 
 
 @njit(cache=True, inline="always")
@@ -79,6 +84,17 @@ def ship_can_enter(st: State, c: int) -> bool:
     return cell[c] != LAND and c != storm[0] and pirate_at[c] < 0
 
 
+@njit(cache=True, inline="always")
+def held_winds(hand, seat: int) -> int:
+    """The Wind directions in the seat's hand as bits (bit d: a Wind d card), for loops over held cards only:
+    iterated with LOWEST_BIT in ascending direction order, like a loop over all 8 that skips the others."""
+    held = 0
+    for d in range(8):
+        if hand[seat, CARD_WIND0 + d] > 0:
+            held |= 1 << d
+    return held
+
+
 @njit(cache=True)
 def sail_options(st: State, seat: int, k: int) -> int:
     """Append the seat's legal sail moves as (card, to, steps, direction) from option row k; return the end row.
@@ -106,10 +122,11 @@ def sail_options(st: State, seat: int, k: int) -> int:
                 options[k, 3] = d
                 k += 1
     wmax = rules[R_WIND_STEPS]
-    for d in range(8):
+    dirs = held_winds(hand, seat)
+    while dirs != 0:
+        d = LOWEST_BIT[dirs]
+        dirs &= dirs - 1
         card = CARD_WIND0 + d
-        if hand[seat, card] == 0:
-            continue
         c = frm
         for steps in range(1, wmax + 1):
             c = nbr[c, d]
@@ -196,11 +213,13 @@ def pirate_options(st: State, seat: int, k: int) -> int:
     ship = st.ship
     n = st.n_players[0]
     wmax = rules[R_WIND_STEPS]
+    held = held_winds(hand, seat)
     for p in range(pirate.shape[0]):
-        for d in range(8):
+        dirs = held
+        while dirs != 0:
+            d = LOWEST_BIT[dirs]
+            dirs &= dirs - 1
             card = CARD_WIND0 + d
-            if hand[seat, card] == 0:
-                continue
             c = pirate[p]
             for steps in range(1, wmax + 1):
                 c = nbr[c, d]
