@@ -4,8 +4,9 @@ Turn order is seat order (seat 0 plays first). ST-SETUP-7 (random turn order) is
 assigns strategies to seats at random or rotated per game; seat effects are what a study measures.
 
 The kernels take the State through one structref handle (``state.kernel_state``, sim/core/structs.py), which
-the chunk kernel borrows (owner-less array views: no atomic reference counting per field read or call). Kernels
-read the fields they use into locals at entry and pass arrays, not the handle, to helpers called in loops.
+the chunk kernel borrows (the same memory under a type without reference counting, so field reads and calls
+cost no count updates). Kernels read the fields they use into locals at entry and pass arrays, not the handle,
+to helpers called in loops (a field is read once per decision, not once per option).
 """
 
 from __future__ import annotations
@@ -46,13 +47,10 @@ NOT_YET = -2
 
 # ----------------------------------------------------------------------------------------------- estimates
 # The helpers below take the arrays they read (not the handle): each decision reads the handle's fields once
-# at its top and passes them down, so loops over options pay no structref reference counting.
+# at its top and passes them down to the loops over options.
 @njit(cache=True, inline="always")
 def _clear(features, first: int, end: int, decision: int) -> None:
-    """Zero options first..end-1's feature columns of ``decision`` (its span: the only columns choose() reads).
-
-    Called once per decision for all its rows: a call per option would pay the reference counting each time.
-    """
+    """Zero the features of ``decision``'s span (the only ones choose() reads) for options first..end-1."""
     for f in range(SPAN_LO[decision], SPAN_HI[decision]):
         for i in range(first, end):
             features[f, i] = 0.0
