@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from numba import njit
 
+from sim.core.bits import lowest_bit
 from sim.core.deck import discard_card, draw
 from sim.core.graph import UNREACHED, bfs_distances
 from sim.core.ranking import rank_seats
@@ -157,3 +158,20 @@ def test_borrowed_handle_views_the_owners_arrays():
     assert _bump_borrowed(_pair_handle(pair), 7) == 7 + 4
     assert pair.counts.tolist() == [3, 2, 2]
     assert pair.weights[1, 2] == 7.5 and pair.weights.sum() == 7.5
+
+
+def test_lowest_bit_walks_set_bits_in_ascending_order():
+    """lowest_bit finds every bit of a 64-bit mask, and the ``bits &= bits - 1`` walk visits them in order."""
+    assert [lowest_bit(np.uint64(1) << np.uint64(i)) for i in range(64)] == list(range(64))
+
+    @njit
+    def walk(mask):
+        out = []
+        bits = mask
+        while bits != 0:
+            out.append(lowest_bit(bits))
+            bits &= bits - 1
+        return out
+
+    assert walk(0b1011_0010) == [1, 4, 5, 7]
+    assert walk(1 << 62 | 0b101) == [0, 2, 62]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.bits import lowest_bit
 from sim.core.graph import UNREACHED, bfs_distances
 from sim.core.rng import randint
 from sim.sea_trade.rules import R_GRID, R_ISLANDS, R_PIRATES, R_SPACING
@@ -18,13 +19,6 @@ BLOCKED_PENALTY = 6
 """Extra steps assumed for a market whose sea routes are all cut by pirates or the storm."""
 BIT_CELLS = 64
 """Grids up to 8x8 run their BFS on uint64 bitboards (a layer is a few shifts and ands); larger ones on a queue."""
-_DEBRUIJN_MUL = np.uint64(0x03F79D71B4CB0A89)
-_DEBRUIJN = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    _DEBRUIJN[(((1 << _i) * 0x03F79D71B4CB0A89) & (2 ** 64 - 1)) >> 58] = _i
-"""Bit index of a single set bit b: _DEBRUIJN[(b * _DEBRUIJN_MUL) >> 58]."""
-
-
 @njit(cache=True)
 def king_distance(g: int, a: int, b: int) -> int:
     """Chebyshev (king-move) distance between cells a and b on a g-wide grid, from coordinates."""
@@ -249,16 +243,10 @@ def _bit_step_tables(st: State) -> None:
         # Spaces the BFS never touches are cut off by sea: FAR, and the land-only fallback to plan by.
         unseen = (not_e | not_w) & ~_bit_bfs(open_bits, not_e, not_w, g, market_cell[m], sea, plan, m, True)
         while unseen != 0:
-            c = _lowest_bit(unseen)
+            c = lowest_bit(unseen)
             sea[m, c] = FAR
             plan[m, c] = _cut_route_steps(land_dist[m, c])
             unseen &= unseen - one
-
-
-@njit(cache=True, inline="always")
-def _lowest_bit(bits) -> int:
-    """Index of the lowest set bit of a non-zero uint64 bitboard."""
-    return _DEBRUIJN[((bits & (~bits + np.uint64(1))) * _DEBRUIJN_MUL) >> np.uint64(58)]
 
 
 @njit(cache=True)
@@ -315,7 +303,7 @@ def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, plan, row: int, 
         front = nb & open_bits
         bits = nb
         while bits != 0:
-            c = _lowest_bit(bits)
+            c = lowest_bit(bits)
             out[row, c] = d
             if steps:
                 plan[row, c] = d

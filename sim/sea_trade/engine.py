@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from numba import njit
 
+from sim.core.bits import lowest_bit
 from sim.core.graph import UNREACHED
 from sim.core.ranking import rank_seats
 from sim.core.rng import seed_game, shuffle
 from sim.core.structs import borrow
 from sim.sea_trade.board import FAR, ensure_dist, generate_board
-from sim.sea_trade.moves import (LOWEST_BIT, apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm,
-                                 buy_limit, check_invariants, draw_card, ev, hand_sum, hold_sum, hold_value,
+from sim.sea_trade.moves import (apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm, buy_limit,
+                                 check_invariants, draw_card, ev, hand_sum, hold_sum, hold_value,
                                  market_price, pirate_options, sail_options, storm_options)
 from sim.sea_trade.records import (END_TIMEOUT, END_WIN, G_DECISIONS, G_END, G_ROUNDS, G_TRADES, G_TURNS,
                                    G_WINNER, P_GOLD_R10, P_GOLD_R20, P_MAX_HAND, P_OFFERS, P_RANK, P_SCORE,
@@ -485,11 +486,11 @@ def _offer(st: State, seat: int) -> None:
                 theirs_any |= 1 << c
         mask_a = mine_any
         while mask_a != 0:
-            a = LOWEST_BIT[mask_a]
+            a = lowest_bit(mask_a)
             mask_a &= mask_a - 1
             mask_b = theirs_any & ~(1 << a)
             while mask_b != 0:
-                b = LOWEST_BIT[mask_b]
+                b = lowest_bit(mask_b)
                 mask_b &= mask_b - 1
                 for where in range(2):
                     if where == 0:

@@ -6,9 +6,9 @@ legality independently from coordinates, so the tests can check that both agree 
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
+from sim.core.bits import lowest_bit
 from sim.core.deck import discard_card, draw
 from sim.core.trace import emit
 from sim.sea_trade.board import king_distance
@@ -18,10 +18,6 @@ from sim.sea_trade.rules import (R_BUY, R_DESIRED, R_GRID, R_HOLD, R_SELL, R_WIN
 from sim.sea_trade.state import (CARD_ROW, CARD_STORM, CARD_WIND0, DESIRES, DIR_COL, DIR_ROW, EV_BUY, EV_PIRATE,
                                  EV_PLUNDER, EV_RESHUFFLE, EV_SAIL, EV_SELL, EV_STORM, LAND, M_DIST_DIRTY,
                                  M_EVENTS, M_ROUND, MARKET, N_COMMODITIES, SEA, SELLS, State)
-
-
-LOWEST_BIT = np.array([(b & -b).bit_length() - 1 for b in range(256)], dtype=np.int64)
-"""Index of the lowest set bit of an 8-bit mask (entry 0 unused)."""
 
 
 @njit(cache=True, inline="always")
@@ -87,7 +83,7 @@ def ship_can_enter(st: State, c: int) -> bool:
 @njit(cache=True, inline="always")
 def held_winds(hand, seat: int) -> int:
     """The Wind directions in the seat's hand as bits (bit d: a Wind d card), for loops over held cards only:
-    iterated with LOWEST_BIT in ascending direction order, like a loop over all 8 that skips the others."""
+    iterated with lowest_bit in ascending direction order, like a loop over all 8 that skips the others."""
     held = 0
     for d in range(8):
         if hand[seat, CARD_WIND0 + d] > 0:
@@ -124,7 +120,7 @@ def sail_options(st: State, seat: int, k: int) -> int:
     wmax = rules[R_WIND_STEPS]
     dirs = held_winds(hand, seat)
     while dirs != 0:
-        d = LOWEST_BIT[dirs]
+        d = lowest_bit(dirs)
         dirs &= dirs - 1
         card = CARD_WIND0 + d
         c = frm
@@ -217,7 +213,7 @@ def pirate_options(st: State, seat: int, k: int) -> int:
     for p in range(pirate.shape[0]):
         dirs = held
         while dirs != 0:
-            d = LOWEST_BIT[dirs]
+            d = lowest_bit(dirs)
             dirs &= dirs - 1
             card = CARD_WIND0 + d
             c = pirate[p]
