@@ -174,31 +174,18 @@ def choose(
     strat: int,
     decision: int,
     features: np.ndarray,
-    n_opt: int,
-    rng: np.ndarray,
-    scores: np.ndarray,
-) -> int:
-    """The decision choke point: the index of the option that strategy ``strat`` picks among options
-    0..n_opt-1 (``features``: n_features x options; ``scores``: scratch of at least n_opt floats)."""
-    return choose_span(kind, params, weights, strat, decision, features, 0, features.shape[0], n_opt, rng, scores)
-
-
-@njit(cache=True)
-def choose_span(
-    kind: np.ndarray,
-    params: np.ndarray,
-    weights: np.ndarray,
-    strat: int,
-    decision: int,
-    features: np.ndarray,
     lo: int,
     hi: int,
     n_opt: int,
     rng: np.ndarray,
     scores: np.ndarray,
 ) -> int:
-    """``choose`` scoring only features lo..hi-1: the same pick as ``choose`` on the slices
-    ``weights[:, :, lo:hi]`` and ``features[lo:hi]``, without building those views per decision."""
+    """The decision choke point: the index of the option that strategy ``strat`` picks among options
+    0..n_opt-1 (``features``: n_features x options; ``scores``: scratch of at least n_opt floats).
+
+    Only features lo..hi-1 are scored: a game passes the span its decision fills (every other feature is 0
+    for it, so the pick is the same as over all features, without slicing views per decision).
+    """
     if n_opt <= 1:
         return 0
     if kind[strat] == POLICY_RANDOM or (params[strat, P_EPSILON] > 0.0 and uniform(rng) < params[strat, P_EPSILON]):

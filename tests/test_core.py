@@ -63,7 +63,7 @@ def test_choose_weights_random_and_softmax():
     feats = np.array([[1.0, 0.0], [3.0, 0.0], [2.0, 0.0]]).T.copy()  # features x options
     s = new_state()
     seed_game(s, 0, 0)
-    picks = {k: np.bincount([choose(table.kind, table.params, table.weights, k, 0, feats, 3, s, np.zeros(3))
+    picks = {k: np.bincount([choose(table.kind, table.params, table.weights, k, 0, feats, 0, 2, 3, s, np.zeros(3))
                              for _ in range(6000)], minlength=3) for k in range(3)}
     assert picks[1].tolist() == [0, 6000, 0]
     assert picks[0].min() > 1800
@@ -77,7 +77,7 @@ def test_choose_breaks_ties_at_random():
     feats = np.array([[2.0, 0.0], [2.0, 0.0], [1.0, 0.0]]).T.copy()  # features x options
     s = new_state()
     seed_game(s, 0, 0)
-    picks = np.bincount([choose(table.kind, table.params, table.weights, 0, 0, feats, 3, s, np.zeros(3)) for _ in range(4000)],
+    picks = np.bincount([choose(table.kind, table.params, table.weights, 0, 0, feats, 0, 2, 3, s, np.zeros(3)) for _ in range(4000)],
                         minlength=3)
     assert picks[2] == 0 and abs(picks[0] - picks[1]) < 300
 

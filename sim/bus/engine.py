@@ -34,7 +34,7 @@ from sim.core.ranking import rank_seats
 from sim.core.rng import randint, seed_game
 from sim.core.structs import borrow
 from sim.core.trace import emit
-from strategies.core import POLICY_RANDOM, choose_span
+from strategies.core import POLICY_RANDOM, choose
 
 # Event types of the trace (rendered by sim/bus/replay.py).
 E_SETUP_BLD = 1  # seat, space, type, intersection, zone
@@ -73,8 +73,8 @@ def pick(s: State, p: int, decision: int, n_opt: int) -> int:
     if n_opt <= 1:
         return 0
     s.g[G_DECISIONS] += 1
-    return choose_span(s.skind, s.sparams, s.sweights, s.strat[p], decision, s.feat, 0, WIDTH[decision], n_opt,
-                       s.rng, s.scores)
+    return choose(s.skind, s.sparams, s.sweights, s.strat[p], decision, s.feat, 0, WIDTH[decision], n_opt, s.rng,
+                  s.scores)
 
 
 @njit(cache=True)

@@ -20,7 +20,7 @@ from sim.core.rng import seed_game, shuffle
 from sim.core.structs import borrow
 from sim.sea_trade.board import FAR, ensure_dist, generate_board
 from sim.sea_trade.moves import (apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm, buy_limit,
-                                 check_invariants, draw_card, ev, hand_sum, hold_sum, hold_value,
+                                 check_invariants, draw_card, ev, hand_sum, held_winds, hold_sum, hold_value,
                                  market_price, pirate_options, sail_options, storm_options)
 from sim.sea_trade.records import (END_TIMEOUT, END_WIN, G_DECISIONS, G_END, G_ROUNDS, G_TRADES, G_TURNS,
                                    G_WINNER, P_GOLD_R10, P_GOLD_R20, P_MAX_HAND, P_OFFERS, P_RANK, P_SCORE,
@@ -35,7 +35,7 @@ from sim.sea_trade.state import (CARD_ROW, CARD_STORM, CARD_WIND0, D_ACCEPT, D_B
                                  F_PLUNDER_LEADER, F_REGRET, F_ROW, F_SALE_DIST, F_SALE_GAIN, F_SELF_BLOCK,
                                  F_STEPS, F_THREAT_GAIN, F_UNBLOCK, F_HAND_SIZE, F_WIN, F_WIND, LAND, M_ERROR_GAME,
                                  M_EVENTS, M_ROUND, M_WINNER, MARKET, RANDOM_KIND, SPAN_HI, SPAN_LO, N_COMMODITIES, N_MARKETS, SELLS, State)
-from strategies.core import choose_span
+from strategies.core import choose
 
 GOLD_PER_STEP = 0.3
 """Value estimates discount a sale by this much gold per sea step to the market (about a turn's progress)."""
@@ -61,8 +61,7 @@ def _clear(features, first: int, end: int, decision: int) -> None:
 def _decide(st: State, seat: int, decision: int, n_opt: int) -> int:
     """The seat's strategy picks one of n_opt >= 2 options (counted as a decision).
 
-    Only the decision's feature span is scored (choose_span: the same pick as choose() on all columns, as every
-    other feature is 0 for it, without slicing views per decision).
+    Only the decision's feature span is scored: every other feature is 0 for it, so the pick is the same.
     """
     features = st.features
     scores = st.scores
@@ -73,8 +72,8 @@ def _decide(st: State, seat: int, decision: int, n_opt: int) -> int:
     weights = st.weights
     seat_strat = st.seat_strat
     games[G_DECISIONS] += 1
-    return choose_span(kind, params, weights, seat_strat[seat], decision, features, SPAN_LO[decision],
-                       SPAN_HI[decision], n_opt, rng, scores)
+    return choose(kind, params, weights, seat_strat[seat], decision, features, SPAN_LO[decision], SPAN_HI[decision],
+                  n_opt, rng, scores)
 
 
 @njit(cache=True, inline="always")
@@ -551,19 +550,11 @@ def _offer(st: State, seat: int) -> None:
     games[G_TRADES] += 1
 
 
-@njit(cache=True, inline="always")
-def _has_wind(hand, seat: int) -> bool:
-    for d in range(8):
-        if hand[seat, CARD_WIND0 + d] > 0:
-            return True
-    return False
-
-
 @njit(cache=True)
 def pirate_phase(st: State, seat: int) -> None:
     """ST-TURN-4: move pirates with Wind cards, one card per decision, until the strategy passes."""
     hand = st.hand
-    if _has_wind(hand, seat):
+    if held_winds(hand, seat) != 0:
         _pirate_moves(st, seat)
 
 
@@ -593,7 +584,7 @@ def _pirate_moves(st: State, seat: int) -> None:
     me = ship[seat]
     hn = hold_sum(hold, seat)
     exposed = hn > 0 and cell[me] != MARKET
-    while _has_wind(hand, seat):
+    while held_winds(hand, seat) != 0:
         ensure_dist(st)
         k = pirate_options(st, seat, 0)
         if k == 0:

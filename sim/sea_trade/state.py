@@ -144,7 +144,7 @@ class State(NamedTuple):
     target: np.ndarray  # int64 (P,): scratch route target per player
     target_dist: np.ndarray  # int64 (P,): scratch sea steps of each player to its target
     features: np.ndarray  # float64 (N_FEATURES, max_options): column i holds option i's features
-    scores: np.ndarray  # float64 (max_options,): scratch of strategies.core.choose_span
+    scores: np.ndarray  # float64 (max_options,): scratch of strategies.core.choose
     options: np.ndarray  # int64 (max_options, 4)
     games: np.ndarray  # int64 (N_GAME_COLUMNS,): counters of the current game
     players: np.ndarray  # int64 (P, N_PLAYER_COLUMNS): counters of the current game
