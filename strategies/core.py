@@ -149,13 +149,14 @@ class StrategyRegistry:
         return [self.register(s).name for s in loaded]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def span_scores(weights: np.ndarray, strat: int, decision: int, features: np.ndarray, lo: int, hi: int, n_opt: int,
                 scores: np.ndarray) -> None:
     """scores[i] = option i's features lo..hi-1 (``features[lo:hi, i]``) dotted with the strategy's weights.
 
     Feature by feature over all options: each step is one contiguous, vectorisable row, and every option's
-    sum is still added in feature order. A zero weight is skipped, which leaves every finite sum unchanged.
+    sum is still added in feature order. A zero weight is skipped: it leaves every sum unchanged, and the
+    features a decision does not fill (always weighted 0) are never read.
     """
     for i in range(n_opt):
         scores[i] = 0.0
@@ -166,7 +167,7 @@ def span_scores(weights: np.ndarray, strat: int, decision: int, features: np.nda
                 scores[i] += w * features[f, i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose(
     kind: np.ndarray,
     params: np.ndarray,
@@ -183,8 +184,10 @@ def choose(
     """The decision choke point: the index of the option that strategy ``strat`` picks among options
     0..n_opt-1 (``features``: n_features x options; ``scores``: scratch of at least n_opt floats).
 
-    Only features lo..hi-1 are scored: a game passes the span its decision fills (every other feature is 0
-    for it, so the pick is the same as over all features, without slicing views per decision).
+    Only features lo..hi-1 are scored: a game passes the span its decision fills. A feature the decision
+    does not fill weighs 0 for it (the registry refuses such weights) and zero weights are skipped, so its
+    stale value is never read and the pick is the same as over all features, without a view per decision.
+    Inlined into every decision site, like span_scores: passing the arrays to a call cost more than scoring.
     """
     if n_opt <= 1:
         return 0

@@ -46,12 +46,12 @@ FILLED = {
                "self_block", "unblock", "hand_size", "wind_card", "steps"),
     "storm": ("pass", "blocks", "blocks_leader", "self_block", "unblock", "guard", "hand_size"),
 }
-"""The features the engine fills per decision (every other feature is 0 for that decision)."""
+"""The features the engine fills per decision, for every option; the others are left stale and weigh 0 for it."""
 
 SCHEMA = DecisionSchema(
     decisions=("start_market", "sail", "buy", "sell", "offer", "accept", "pirate", "storm"),
     # Ordered so that the features each decision fills are one contiguous column span (see SPANS): the
-    # engine clears and scores only that span, which is exact since the other columns are 0 for it.
+    # engine scores only that span, which is exact since the other columns weigh 0 for it.
     features=(
         "sale_gain", "buy_gain", "arrive_sell", "arrive_buy", "row_card", "danger", "wind_card", "steps",
         "hand_size", "pass", "guard", "unblock", "blocks", "blocks_leader", "self_block", "plunder_cards",

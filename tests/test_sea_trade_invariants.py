@@ -14,11 +14,12 @@ from sim.core.graph import bfs_distances
 from sim.core.trace import new_trace
 from sim.sea_trade import SPEC, play_chunk
 from sim.sea_trade.board import ensure_dist, fill_steps
-from sim.sea_trade.engine import play_game, setup_game
+from sim.sea_trade.engine import _obstacle_features, _set_targets, leader_gold, play_game, setup_game
 from sim.sea_trade.moves import (check_invariants, pirate_legal, pirate_options, sail_legal, sail_options,
                                  storm_legal, storm_options)
 from sim.sea_trade.rules import Rules
-from sim.sea_trade.state import CARD_ROW, CARD_WIND0, EV_END_TURN, LAND, M_DIST_DIRTY, M_EVENTS, SEA, new_state
+from sim.sea_trade.state import (CARD_ROW, CARD_WIND0, EV_END_TURN, F_BLOCKS, F_BLOCKS_LEADER, F_SELF_BLOCK,
+                                 F_UNBLOCK, LAND, M_DIST_DIRTY, M_EVENTS, SEA, new_state)
 from tests.sea_trade_positions import named
 
 # (lineup, games, rules): 10,400 games in all, every one checked after every turn.
@@ -169,6 +170,40 @@ def test_bitboard_distances_match_queue_bfs():
             fill_steps(ref, st.land_dist, st.adj, st.degree, sea, plan)
             assert np.array_equal(st.sea, sea), (grid, gi)
             assert np.array_equal(st.plan, plan), (grid, gi)
+
+
+def _route_features(st, k, placing, seat, bits):
+    """blocks / blocks_leader / self_block / unblock of options 0..k-1, by bitboards or by the table check."""
+    n = st.ship.shape[0]
+    _obstacle_features(st.features, st.options, st.pirate, k, placing, st.storm[0], st.gold, st.ship, st.sea,
+                       st.land_dist, st.king, st.layers, st.ring, bits, int(st.rules[0]), st.target,
+                       st.target_dist, n, seat, leader_gold(st.gold, n, seat))
+    return st.features[[F_SELF_BLOCK, F_BLOCKS, F_BLOCKS_LEADER, F_UNBLOCK], :k].copy()
+
+
+def test_bitboard_routes_match_table_check():
+    """ST-SAIL-1, ST-SAIL-3: the route features on bitboards (BFS layers meeting Chebyshev rings, grids up to
+    8x8) equal the per-option table check, for storm placements and pirate moves on random positions."""
+    rng = np.random.default_rng(11)
+    hits = 0
+    for grid in (8, 5, 7):
+        rules = Rules(grid_size=grid, islands=grid + 2, market_spacing=1)
+        st = new_state(rules, 4)
+        for gi in range(60):
+            setup_game(st, 6, gi)
+            _scramble(st, rng.integers(0, grid * grid, size=200))
+            st.hold[:, :] = rng.integers(0, 2, st.hold.shape)
+            st.gold[:] = rng.integers(0, 4, 4)  # ties for the gold lead are common
+            st.misc[M_DIST_DIRTY] = 1
+            ensure_dist(st)
+            _set_targets(st.rules, st.plan, st.sea, st.ship, st.hand, st.hold, st.gold, st.target, st.target_dist, 4)
+            seat = gi % 4
+            for placing, k in ((True, storm_options(st, 0)), (False, pirate_options(st, 0, 0))):
+                fast = _route_features(st, k, placing, seat, True)
+                slow = _route_features(st, k, placing, seat, False)
+                assert np.array_equal(fast, slow), (grid, gi, placing)
+                hits += int(fast[1].sum())
+    assert hits > 100  # the positions do put options on routes
 
 
 def test_chunking_does_not_change_games():

@@ -9,16 +9,14 @@ from sim.core.bits import lowest_bit
 from sim.core.graph import UNREACHED, bfs_distances
 from sim.core.rng import randint
 from sim.sea_trade.rules import R_GRID, R_ISLANDS, R_PIRATES, R_SPACING
-from sim.sea_trade.state import (DESIRES, DIR_COL, DIR_ROW, LAND, M_DIST_DIRTY, MARKET, N_MARKETS, SEA, SELLS,
-                                 State)
+from sim.sea_trade.state import (BIT_CELLS, DESIRES, DIR_COL, DIR_ROW, LAND, M_DIST_DIRTY, MARKET, N_MARKETS,
+                                 SEA, SELLS, State)
 
 MAX_BOARD_ATTEMPTS = 100_000
 FAR = 99
 """Distance used for an unreachable market in features and records."""
 BLOCKED_PENALTY = 6
 """Extra steps assumed for a market whose sea routes are all cut by pirates or the storm."""
-BIT_CELLS = 64
-"""Grids up to 8x8 run their BFS on uint64 bitboards (a layer is a few shifts and ands); larger ones on a queue."""
 @njit(cache=True)
 def king_distance(g: int, a: int, b: int) -> int:
     """Chebyshev (king-move) distance between cells a and b on a g-wide grid, from coordinates."""
@@ -41,8 +39,10 @@ def build_geometry(st: State) -> None:
     nbr = st.nbr
     adj = st.adj
     king = st.king
+    ring = st.ring
     degree = st.degree
     g = rules[R_GRID]
+    bits = g * g <= BIT_CELLS
     for c in range(g * g):
         r, col = c // g, c % g
         degree[c] = 0
@@ -56,6 +56,8 @@ def build_geometry(st: State) -> None:
                 nbr[c, d] = -1
         for b in range(g * g):
             king[c, b] = king_distance(g, c, b)
+            if bits:
+                ring[c, king[c, b]] |= np.uint64(1) << np.uint64(b)
 
 
 @njit(cache=True)
@@ -205,6 +207,7 @@ def market_distances(st: State, out, first: int, last: int) -> None:
     degree = st.degree
     blocked = st.blocked
     queue = st.queue
+    layers = st.layers
     n = cell.shape[0]
     if n > BIT_CELLS:
         for m in range(first, last):
@@ -213,7 +216,7 @@ def market_distances(st: State, out, first: int, last: int) -> None:
     g = rules[R_GRID]
     open_bits, not_e, not_w = _bit_masks(blocked, g)
     for m in range(first, last):
-        _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], out, out, m, False)
+        _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], out, out, layers, m, False)
 
 
 @njit(cache=True, inline="always")
@@ -236,12 +239,14 @@ def _bit_step_tables(st: State) -> None:
     land_dist = st.land_dist
     sea = st.sea
     plan = st.plan
+    layers = st.layers
     g = rules[R_GRID]
     open_bits, not_e, not_w = _bit_masks(blocked, g)
     one = np.uint64(1)
     for m in range(N_MARKETS):
         # Spaces the BFS never touches are cut off by sea: FAR, and the land-only fallback to plan by.
-        unseen = (not_e | not_w) & ~_bit_bfs(open_bits, not_e, not_w, g, market_cell[m], sea, plan, m, True)
+        unseen = (not_e | not_w) & ~_bit_bfs(open_bits, not_e, not_w, g, market_cell[m], sea, plan, layers, m,
+                                             True)
         while unseen != 0:
             c = lowest_bit(unseen)
             sea[m, c] = FAR
@@ -268,13 +273,13 @@ def _bit_masks(blocked, g: int):
 
 
 @njit(cache=True)
-def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, plan, row: int, steps: bool):
+def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, plan, layers, row: int, steps: bool):
     """Bitboard BFS from ``source`` (which may be blocked) through the cells set in ``open_bits``; returns the
     bitboard of the cells it touched.
 
     Without ``steps``: out[row] = steps to every cell through open cells (UNREACHED elsewhere). With ``steps``,
-    out is the ``sea`` table: blocked cells first touched at layer d also get d, in out and in plan; the
-    caller fills the untouched ones.
+    out is the ``sea`` table: blocked cells first touched at layer d also get d, in out and in plan, and
+    layers[row, d] is the bitboard of the cells at d; the caller fills the untouched ones.
     """
     if not steps:
         for v in range(out.shape[1]):
@@ -288,6 +293,8 @@ def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, plan, row: int, 
     s2 = np.uint64(g + 1)
     reach = not_e | not_w if steps else open_bits
     seen = one << np.uint64(source)
+    if steps:
+        layers[row, 0] = seen
     front = seen
     d = 0
     while True:
@@ -300,6 +307,8 @@ def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, plan, row: int, 
             return seen
         d += 1
         seen |= nb
+        if steps:
+            layers[row, d] = nb
         front = nb & open_bits
         bits = nb
         while bits != 0:

@@ -11,6 +11,7 @@ to helpers called in loops (a field is read once per decision, not once per opti
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim.core.bits import lowest_bit
@@ -27,7 +28,7 @@ from sim.sea_trade.records import (END_TIMEOUT, END_WIN, G_DECISIONS, G_END, G_R
                                    P_START, P_START_DIST, P_TRADES, P_TURNS, P_WON)
 from sim.sea_trade.rules import (R_BUY, R_COMMODITY_COPIES, R_DESIRED, R_DRAW, R_GRID, R_HAND_START, R_HOLD, R_SELL,
                                  R_ROUND_CAP, R_ROW_CARDS, R_START_GOLD, R_STORM_CARDS, R_WIN_GOLD, R_WIND_COPIES)
-from sim.sea_trade.state import (CARD_ROW, CARD_STORM, CARD_WIND0, D_ACCEPT, D_BUY, D_OFFER, D_PIRATE, D_SAIL,
+from sim.sea_trade.state import (BIT_CELLS, CARD_ROW, CARD_STORM, CARD_WIND0, D_ACCEPT, D_BUY, D_OFFER, D_PIRATE, D_SAIL,
                                  D_SELL, D_START, D_STORM, EV_DEAL, EV_DRAW, EV_END_TURN, EV_LAND, EV_MARKET,
                                  EV_OFFER, EV_PIRATE_START, EV_ROUND, EV_START, EV_TIMEOUT, EV_WIN, F_ARRIVE_BUY,
                                  F_ARRIVE_SELL, F_BLOCKS, F_BLOCKS_LEADER, F_BUY_GAIN, F_CARDS, F_DANGER, F_GOLD,
@@ -50,18 +51,23 @@ NOT_YET = -2
 # The helpers below take the arrays they read (not the handle): each decision reads the handle's fields once
 # at its top and passes them down to the loops over options.
 @njit(cache=True, inline="always")
-def _clear(features, first: int, end: int, decision: int) -> None:
-    """Zero the features of ``decision``'s span (the only ones choose() reads) for options first..end-1."""
+def _pass_option(features, decision: int, k: int) -> None:
+    """Option k of ``decision`` is the pass / stop / decline: pass = 1, its other features 0.
+
+    Every decision writes each feature it fills (strategies.sea_trade.FILLED) for every option, so no
+    feature is cleared per decision; the others keep stale values that choose() never reads (the registry
+    admits weights only on filled features, and a zero weight is skipped).
+    """
     for f in range(SPAN_LO[decision], SPAN_HI[decision]):
-        for i in range(first, end):
-            features[f, i] = 0.0
+        features[f, k] = 0.0
+    features[F_PASS, k] = 1.0
 
 
 @njit(cache=True, inline="always")
 def _decide(st: State, seat: int, decision: int, n_opt: int) -> int:
     """The seat's strategy picks one of n_opt >= 2 options (counted as a decision).
 
-    Only the decision's feature span is scored: every other feature is 0 for it, so the pick is the same.
+    Only the decision's feature span is scored: every other feature weighs 0 for it, so the pick is the same.
     """
     features = st.features
     scores = st.scores
@@ -175,36 +181,83 @@ def _set_targets(rules, plan, sea, ship, hand, hold, gold, target, target_dist, 
         target_dist[q] = sea[t, ship[q]] if t >= 0 else FAR
 
 
+@njit(cache=True, inline="always")
+def _route_bits(layers, ring, t: int, s: int, d: int, g: int):
+    """Bitboard of the spaces x != s with sea[t, x] + king[s, x] == d, i.e. on a shortest sea route of a ship
+    on s to market t, d sea steps away: the BFS layer j of t meets the ring of radius d - j around s."""
+    r = np.uint64(0)
+    for j in range(max(0, d - g + 1), d + 1):
+        r |= layers[t, j] & ring[s, d - j]
+    return r & ~(np.uint64(1) << np.uint64(s))
+
+
 @njit(cache=True)
 def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: int, gold, ship, sea, land_dist,
-                       king, target, target_dist, n: int, seat: int, lead: int) -> None:
+                       king, layers, ring, bits: bool, g: int, target, target_dist, n: int, seat: int,
+                       lead: int) -> None:
     """Fill blocks / blocks_leader / self_block / unblock of options 0..k-1 that move an obstacle (needs
     ``_set_targets`` first): storm placements (cell, 0, 0, 0) from ``storm`` (-1: none yet) when ``placing``,
     else pirate moves (pirate, card, to, steps).
 
-    blocks: space x lies on a shortest sea route of q's ship to its target (blocking x delays q). x is always an
-    open sea space, whose ``sea`` entry is its BFS distance (FAR when cut off).
+    blocks: space x lies on a shortest sea route of q's ship to its target (blocking x delays q), i.e.
+    x != ship, sea[target, x] < FAR and sea[target, x] + king[ship, x] == sea[target, ship]. With ``bits``
+    (grids up to 8x8) each route is one bitboard and the opponents' routes are counted in bit planes; else the
+    condition is tested per option and player.
     unblock: moving the obstacle from ``frm`` to ``to`` clears the seat's cut or detoured route.
     """
     xcol = 0 if placing else 2
-    for q in range(n):  # players outside, options inside: each player's route is read once per decision
-        tq = target[q]
-        sq = ship[q]
-        dq = target_dist[q]
-        if tq < 0 or dq >= FAR:
-            continue
-        leader = gold[q] == lead
-        for i in range(k):
-            x = options[i, xcol]
-            sx = sea[tq, x]
-            if x == sq or sx >= FAR or sx + king[sq, x] != dq:
+    one = np.uint64(1)
+    if bits:
+        own = np.uint64(0)
+        leaders = np.uint64(0)
+        ones = np.uint64(0)  # opponents' routes through x, as a 3-bit count: ones + 2 twos + 4 fours
+        twos = np.uint64(0)
+        fours = np.uint64(0)
+        for q in range(n):
+            tq = target[q]
+            dq = target_dist[q]
+            if tq < 0 or dq >= FAR:
                 continue
+            r = _route_bits(layers, ring, tq, ship[q], dq, g)
             if q == seat:
-                features[F_SELF_BLOCK, i] = 1.0
-            else:
-                features[F_BLOCKS, i] += 1.0
-                if leader:
-                    features[F_BLOCKS_LEADER, i] = 1.0
+                own = r
+                continue
+            if gold[q] == lead:
+                leaders |= r
+            carry = ones & r
+            ones ^= r
+            fours |= twos & carry
+            twos ^= carry
+        for i in range(k):
+            x = np.uint64(options[i, xcol])
+            features[F_SELF_BLOCK, i] = float((own >> x) & one)
+            features[F_BLOCKS, i] = float(((ones >> x) & one) + ((twos >> x) & one) * 2 + ((fours >> x) & one) * 4)
+            features[F_BLOCKS_LEADER, i] = float((leaders >> x) & one)
+            features[F_UNBLOCK, i] = 0.0
+    else:
+        for i in range(k):
+            features[F_SELF_BLOCK, i] = 0.0
+            features[F_BLOCKS, i] = 0.0
+            features[F_BLOCKS_LEADER, i] = 0.0
+            features[F_UNBLOCK, i] = 0.0
+        for q in range(n):  # players outside, options inside: each player's route is read once per decision
+            tq = target[q]
+            sq = ship[q]
+            dq = target_dist[q]
+            if tq < 0 or dq >= FAR:
+                continue
+            leader = gold[q] == lead
+            for i in range(k):
+                x = options[i, xcol]
+                sx = sea[tq, x]
+                if x == sq or sx >= FAR or sx + king[sq, x] != dq:
+                    continue
+                if q == seat:
+                    features[F_SELF_BLOCK, i] = 1.0
+                else:
+                    features[F_BLOCKS, i] += 1.0
+                    if leader:
+                        features[F_BLOCKS_LEADER, i] = 1.0
     t = target[seat]
     s = ship[seat]
     base = land_dist[t, s] if t >= 0 else UNREACHED
@@ -226,6 +279,11 @@ def _pirate_features(features, options, pirate, k: int, cell, ship, hold, gold, 
     threat_gain: opponents' hold cards (ships outside markets) within THREAT_RANGE of the pirate after the move
     (not counting the ships it plunders) minus before it.
     """
+    for i in range(k):
+        features[F_PLUNDER_CARDS, i] = 0.0
+        features[F_PLUNDER_LEADER, i] = 0.0
+        features[F_THREAT_GAIN, i] = 0.0
+        features[F_GUARD, i] = 0.0
     for q in range(n):  # players outside, options inside: each hold is summed once per decision
         if q == seat:
             continue
@@ -271,7 +329,6 @@ def choose_start_markets(st: State) -> None:
     taken = 0
     for s in range(n_players[0]):
         k = 0
-        _clear(features, 0, N_MARKETS, D_START)
         for m in range(N_MARKETS):
             if taken & (1 << m):
                 continue
@@ -324,25 +381,21 @@ def sail_decision(st: State, seat: int) -> bool:
     db0 = plan[tb, frm] if tb >= 0 else 0
     hn = hold_sum(hold, seat)
     hand_n = hand_sum(hand, seat)
-    _clear(features, 0, k + 1, D_SAIL)
     for i in range(k):
         card = options[i, 0]
         to = options[i, 1]
-        if ts >= 0:
-            features[F_SALE_GAIN, i] = ds0 - plan[ts, to]
-        if tb >= 0:
-            features[F_BUY_GAIN, i] = db0 - plan[tb, to]
+        features[F_SALE_GAIN, i] = ds0 - plan[ts, to] if ts >= 0 else 0.0
+        features[F_BUY_GAIN, i] = db0 - plan[tb, to] if tb >= 0 else 0.0
         m = market_at[to]
-        if m >= 0:
-            features[F_ARRIVE_SELL, i] = hold_value(desired, normal, hold, seat, m, hn)
-            features[F_ARRIVE_BUY, i] = buy_limit(rules, hand, hold, gold, m, seat)
-        if card == CARD_ROW:
-            features[F_ROW, i] = 1.0
-        else:
-            features[F_WIND, i] = 1.0
+        features[F_ARRIVE_SELL, i] = hold_value(desired, normal, hold, seat, m, hn) if m >= 0 else 0.0
+        features[F_ARRIVE_BUY, i] = buy_limit(rules, hand, hold, gold, m, seat) if m >= 0 else 0.0
+        features[F_ROW, i] = 1.0 if card == CARD_ROW else 0.0
+        features[F_WIND, i] = 0.0 if card == CARD_ROW else 1.0
         features[F_STEPS, i] = options[i, 2]
         features[F_HAND_SIZE, i] = hand_n
-    features[F_PASS, k] = 1.0
+        features[F_PASS, i] = 0.0
+        features[F_DANGER, i] = 0.0
+    _pass_option(features, D_SAIL, k)
     for i in range(k + 1 if hn > 0 else 0):  # (an empty hold risks nothing: danger stays 0)
         # danger: a ship ending on c (staying on frm for the pass row) could be plundered by a pirate's next
         # Wind card (within THREAT_RANGE, not in a market).
@@ -386,7 +439,6 @@ def _trade(st: State, seat: int, m: int) -> bool:
     ensure_dist(st)
     while True:
         k = 0
-        _clear(features, 0, N_COMMODITIES + 1, D_SELL)
         for c in range(N_COMMODITIES):
             p = market_price(desired, normal, m, c)
             if hold[seat, c] == 0 or p == 0:
@@ -396,10 +448,11 @@ def _trade(st: State, seat: int, m: int) -> bool:
             features[F_GOLD, k] = p
             features[F_REGRET, k] = max(0.0, best_value(desired, normal, plan, ship[seat], c, m) - p)
             features[F_WIN, k] = 1.0 if gold[seat] + p >= rules[R_WIN_GOLD] else 0.0
+            features[F_PASS, k] = 0.0
             k += 1
         if k == 0:
             break
-        features[F_PASS, k] = 1.0
+        _pass_option(features, D_SELL, k)
         ch = _decide(st, seat, D_SELL, k + 1)
         if ch == k:
             break
@@ -409,7 +462,6 @@ def _trade(st: State, seat: int, m: int) -> bool:
     if kmax > 0:
         # Bought cards are worth their best price anywhere (the hold has no other use); routes decide where.
         value = rules[R_DESIRED] - rules[R_BUY]
-        _clear(features, 0, kmax + 1, D_BUY)
         for j in range(kmax + 1):
             features[F_PASS, j] = 1.0 if j == 0 else 0.0
             features[F_CARDS, j] = j
@@ -503,7 +555,6 @@ def _offer(st: State, seat: int) -> None:
                         # Hand cards are worth more in sets: one market visit buys them all.
                         mine = 0.5 * (hand[seat, b] - hand[seat, a] + 1)
                         theirs = 0.5 * (hand[q, a] - hand[q, b] + 1)
-                    _clear(features, k, k + 1, D_OFFER)
                     options[k, 0] = q
                     options[k, 1] = a
                     options[k, 2] = b
@@ -511,11 +562,11 @@ def _offer(st: State, seat: int) -> None:
                     features[F_MY_GAIN, k] = mine
                     features[F_PARTNER_GAIN, k] = theirs
                     features[F_PARTNER_LEADER, k] = lead
+                    features[F_PASS, k] = 0.0
                     k += 1
     if k == 0:
         return
-    _clear(features, k, k + 1, D_OFFER)
-    features[F_PASS, k] = 1.0
+    _pass_option(features, D_OFFER, k)
     ch = _decide(st, seat, D_OFFER, k + 1)
     if ch == k:
         return
@@ -526,8 +577,8 @@ def _offer(st: State, seat: int) -> None:
     mine = features[F_MY_GAIN, ch]
     theirs = features[F_PARTNER_GAIN, ch]
     players[seat, P_OFFERS] += 1
-    _clear(features, 0, 2, D_ACCEPT)
-    features[F_PASS, 0] = 1.0
+    _pass_option(features, D_ACCEPT, 0)
+    features[F_PASS, 1] = 0.0
     features[F_MY_GAIN, 1] = theirs
     features[F_PARTNER_GAIN, 1] = mine
     features[F_PARTNER_LEADER, 1] = 1.0 if gold[seat] == leader_gold(gold, n, q) else 0.0
@@ -571,6 +622,8 @@ def _pirate_moves(st: State, seat: int) -> None:
     land_dist = st.land_dist
     sea = st.sea
     plan = st.plan
+    layers = st.layers
+    ring = st.ring
     ship = st.ship
     hand = st.hand
     hold = st.hold
@@ -580,6 +633,8 @@ def _pirate_moves(st: State, seat: int) -> None:
     features = st.features
     options = st.options
     n = n_players[0]
+    g = rules[R_GRID]
+    bits = cell.shape[0] <= BIT_CELLS
     scored = _scored(kind, seat_strat, seat)
     me = ship[seat]
     hn = hold_sum(hold, seat)
@@ -598,15 +653,15 @@ def _pirate_moves(st: State, seat: int) -> None:
         _set_targets(rules, plan, sea, ship, hand, hold, gold, target, target_dist, n)
         lead = leader_gold(gold, n, seat)
         hand_n = hand_sum(hand, seat)
-        _clear(features, 0, k + 1, D_PIRATE)
         _pirate_features(features, options, pirate, k, cell, ship, hold, gold, king, n, seat, lead, hn, exposed)
-        _obstacle_features(features, options, pirate, k, False, -1, gold, ship, sea, land_dist, king, target,
-                           target_dist, n, seat, lead)
+        _obstacle_features(features, options, pirate, k, False, -1, gold, ship, sea, land_dist, king, layers, ring,
+                           bits, g, target, target_dist, n, seat, lead)
         for i in range(k):
             features[F_HAND_SIZE, i] = hand_n
             features[F_WIND, i] = 1.0
             features[F_STEPS, i] = options[i, 3]
-        features[F_PASS, k] = 1.0
+            features[F_PASS, i] = 0.0
+        _pass_option(features, D_PIRATE, k)
         ch = _decide(st, seat, D_PIRATE, k + 1)
         if ch == k:
             return
@@ -634,6 +689,8 @@ def _storm_move(st: State, seat: int) -> None:
     land_dist = st.land_dist
     sea = st.sea
     plan = st.plan
+    layers = st.layers
+    ring = st.ring
     storm_a = st.storm
     ship_a = st.ship
     hand_a = st.hand
@@ -655,6 +712,7 @@ def _storm_move(st: State, seat: int) -> None:
     n = n_players[0]
     _set_targets(rules, plan, sea, ship_a, hand_a, hold, gold, target, target_dist, n)
     g = rules[R_GRID]
+    bits = cell.shape[0] <= BIT_CELLS
     me = ship_a[seat]
     hn = hold_sum(hold, seat)
     lead = leader_gold(gold, n, seat)
@@ -672,15 +730,14 @@ def _storm_move(st: State, seat: int) -> None:
                     mid0 = pc + (dr // 2) * g + dc // 2
                 else:
                     mid1 = pc + (dr // 2) * g + dc // 2
-    _clear(features, 0, k + 1, D_STORM)
     _obstacle_features(features, options, pirate_a, k, True, storm_a[0], gold, ship_a, sea, land_dist, king,
-                       target, target_dist, n, seat, lead)
+                       layers, ring, bits, g, target, target_dist, n, seat, lead)
     for i in range(k):
         x = options[i, 0]
-        if x == mid0 or x == mid1:
-            features[F_GUARD, i] = hn
+        features[F_GUARD, i] = hn if x == mid0 or x == mid1 else 0.0
         features[F_HAND_SIZE, i] = hand_n
-    features[F_PASS, k] = 1.0
+        features[F_PASS, i] = 0.0
+    _pass_option(features, D_STORM, k)
     ch = _decide(st, seat, D_STORM, k + 1)
     if ch < k:
         apply_storm(st, seat, options[ch, 0])

@@ -20,6 +20,10 @@ from strategies.core import StrategyTable
 from strategies.core import POLICY_RANDOM
 from strategies.sea_trade import REGISTRY, SCHEMA, SPANS
 
+BIT_CELLS = 64
+"""Grids up to 8x8 keep cell sets in uint64 bitboards (a BFS layer is a few shifts and ands); larger ones use
+queues and tables."""
+
 COMMODITIES = ("Silk", "Obsidian", "Grain", "Oil", "Wine", "Spices")
 N_COMMODITIES = 6
 CARD_ROW = 6
@@ -140,6 +144,8 @@ class State(NamedTuple):
     land_dist: np.ndarray  # int32 (6, N): sea steps to each market around land only (fixed per board)
     sea: np.ndarray  # int32 (6, N): sea steps of every cell to each market (refreshed by ensure_dist)
     plan: np.ndarray  # int32 (6, N): planning steps of every cell to each market (see board.fill_steps)
+    layers: np.ndarray  # uint64 (6, N): bitboard of the cells d sea steps from market m (grids up to 8x8)
+    ring: np.ndarray  # uint64 (N, g): bitboard of the cells at Chebyshev distance r from a cell (up to 8x8)
     start_dist: np.ndarray  # int64 (6,): land-only steps from market m to the market desiring its commodity
     target: np.ndarray  # int64 (P,): scratch route target per player
     target_dist: np.ndarray  # int64 (P,): scratch sea steps of each player to its target
@@ -222,6 +228,8 @@ def new_state(rules: Rules, n_players: int, table: StrategyTable | None = None,
         land_dist=np.zeros((N_MARKETS, n), np.int32),
         sea=np.zeros((N_MARKETS, n), np.int32),
         plan=np.zeros((N_MARKETS, n), np.int32),
+        layers=np.zeros((N_MARKETS, n) if n <= BIT_CELLS else (1, 1), np.uint64),
+        ring=np.zeros((n, g) if n <= BIT_CELLS else (1, 1), np.uint64),
         start_dist=np.zeros(N_MARKETS, np.int64),
         target=np.zeros(p, np.int64),
         target_dist=np.zeros(p, np.int64),
