@@ -148,7 +148,7 @@ def buy_target(rules, plan, hand, hold, gold, q: int, at: int) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_value(desired: int, normal: int, plan, at: int, c: int, exclude: int) -> float:
     """Best distance-discounted price a ship on ``at`` could get for one card of c at a market but ``exclude``."""
     best = 0.0
@@ -167,7 +167,7 @@ def best_value(desired: int, normal: int, plan, at: int, c: int, exclude: int) -
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _set_targets(rules, plan, sea, ship, hand, hold, gold, target, target_dist, n: int) -> None:
     """Refresh every player's route target and its current sea distance (for the blocking features).
 
@@ -191,7 +191,7 @@ def _route_bits(layers, ring, t: int, s: int, d: int, g: int):
     return r & ~(np.uint64(1) << np.uint64(s))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: int, gold, ship, sea, land_dist,
                        king, layers, ring, bits: bool, g: int, target, target_dist, n: int, seat: int,
                        lead: int) -> None:
@@ -271,7 +271,7 @@ def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: 
                 features[F_UNBLOCK, i] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pirate_features(features, options, pirate, k: int, cell, ship, hold, gold, king, n: int, seat: int,
                      lead: int, hn: int, exposed: bool) -> None:
     """Fill plunder_cards / plunder_leader / threat_gain / guard of pirate moves 0..k-1 (pirate, card, to, steps).
