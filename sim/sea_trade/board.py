@@ -160,7 +160,7 @@ def generate_board(st: State) -> int:
 
 @njit(cache=True, inline="always")
 def ensure_dist(st: State) -> None:
-    """Recompute the sea distances to every market (``sea`` and ``plan``) if a pirate or the storm moved
+    """Recompute the sea distances to every market (``sea``, ``layers``) if a pirate or the storm moved
     (ST-SAIL-3 obstacles)."""
     misc = st.misc
     if misc[M_DIST_DIRTY] != 0:
@@ -179,7 +179,6 @@ def _rebuild_dist(st: State) -> None:
     dist = st.dist
     land_dist = st.land_dist
     sea = st.sea
-    plan = st.plan
     misc = st.misc
     n = cell.shape[0]
     for c in range(n):
@@ -188,7 +187,7 @@ def _rebuild_dist(st: State) -> None:
         blocked[storm[0]] = True
     if n > BIT_CELLS:
         market_distances(st, dist, 0, N_MARKETS)
-        fill_steps(dist, land_dist, adj, degree, sea, plan)
+        fill_steps(dist, adj, degree, sea)
     else:
         _bit_step_tables(st)
     misc[M_DIST_DIRTY] = 0
@@ -216,41 +215,40 @@ def market_distances(st: State, out, first: int, last: int) -> None:
     g = rules[R_GRID]
     open_bits, not_e, not_w = _bit_masks(blocked, g)
     for m in range(first, last):
-        _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], out, out, layers, m, False)
+        _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], out, layers, m, False)
 
 
 @njit(cache=True, inline="always")
-def _cut_route_steps(land_steps: int) -> int:
-    """Planning steps of a route cut by pirates or the storm: the land-only steps plus BLOCKED_PENALTY (FAR if
-    none), so the ship still heads for its market (the blockade may move)."""
-    return land_steps + BLOCKED_PENALTY if land_steps < UNREACHED else FAR
+def plan_steps(sea, land_dist, m: int, c: int) -> int:
+    """Steps a ship on c plans to market m: by sea when open, else the land-only steps plus BLOCKED_PENALTY
+    (FAR if none), so the ship still heads for its market (the blockade may move)."""
+    d = sea[m, c]
+    if d < FAR:
+        return d
+    land = land_dist[m, c]
+    return land + BLOCKED_PENALTY if land < UNREACHED else FAR
 
 
 @njit(cache=True)
 def _bit_step_tables(st: State) -> None:
-    """``sea`` and ``plan`` of every market in one bitboard BFS each (grids up to 8x8).
+    """``sea`` and ``layers`` of every market in one bitboard BFS each (grids up to 8x8).
 
-    The same tables as market_distances + fill_steps: a blocked space first touched at layer d of the BFS is
+    The same ``sea`` as market_distances + fill_steps: a blocked space first touched at layer d of the BFS is
     d sea steps away (the ship steps off it onto a layer d-1 space).
     """
     rules = st.rules
     market_cell = st.market_cell
     blocked = st.blocked
-    land_dist = st.land_dist
     sea = st.sea
-    plan = st.plan
     layers = st.layers
     g = rules[R_GRID]
     open_bits, not_e, not_w = _bit_masks(blocked, g)
     one = np.uint64(1)
     for m in range(N_MARKETS):
-        # Spaces the BFS never touches are cut off by sea: FAR, and the land-only fallback to plan by.
-        unseen = (not_e | not_w) & ~_bit_bfs(open_bits, not_e, not_w, g, market_cell[m], sea, plan, layers, m,
-                                             True)
+        # Spaces the BFS never touches are cut off by sea: FAR.
+        unseen = (not_e | not_w) & ~_bit_bfs(open_bits, not_e, not_w, g, market_cell[m], sea, layers, m, True)
         while unseen != 0:
-            c = lowest_bit(unseen)
-            sea[m, c] = FAR
-            plan[m, c] = _cut_route_steps(land_dist[m, c])
+            sea[m, lowest_bit(unseen)] = FAR
             unseen &= unseen - one
 
 
@@ -273,20 +271,18 @@ def _bit_masks(blocked, g: int):
 
 
 @njit(cache=True)
-def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, plan, layers, row: int, steps: bool):
+def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, layers, row: int, steps: bool):
     """Bitboard BFS from ``source`` (which may be blocked) through the cells set in ``open_bits``; returns the
     bitboard of the cells it touched.
 
     Without ``steps``: out[row] = steps to every cell through open cells (UNREACHED elsewhere). With ``steps``,
-    out is the ``sea`` table: blocked cells first touched at layer d also get d, in out and in plan, and
-    layers[row, d] is the bitboard of the cells at d; the caller fills the untouched ones.
+    out is the ``sea`` table: blocked cells first touched at layer d also get d, and layers[row, d] is the
+    bitboard of the cells at d; the caller fills the untouched ones.
     """
     if not steps:
         for v in range(out.shape[1]):
             out[row, v] = UNREACHED
     out[row, source] = 0
-    if steps:
-        plan[row, source] = 0
     one = np.uint64(1)
     s1 = np.uint64(g - 1)
     s = np.uint64(g)
@@ -314,16 +310,14 @@ def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, plan, layers, ro
         while bits != 0:
             c = lowest_bit(bits)
             out[row, c] = d
-            if steps:
-                plan[row, c] = d
             bits &= bits - one
 
 
 @njit(cache=True)
-def fill_steps(dist, land_dist, adj, degree, sea, plan) -> None:
+def fill_steps(dist, adj, degree, sea) -> None:
     """Tabulate, for every market m and cell c, sea[m, c]: sea steps to m (FAR if cut off; a ship sharing a
-    pirate's space leaves it first) and plan[m, c]: the same by sea if open, else ``_cut_route_steps``. From the
-    BFS distances ``dist`` (grids over 8x8; smaller ones get the same tables from ``_bit_step_tables``).
+    pirate's space leaves it first), from the BFS distances ``dist`` (grids over 8x8; smaller ones get the same
+    table from ``_bit_step_tables``).
 
     One pass per distance rebuild: the decisions then read a table entry instead of calling a helper per lookup.
     """
@@ -339,4 +333,3 @@ def fill_steps(dist, land_dist, adj, degree, sea, plan) -> None:
                         best = e
                 d = FAR if best >= UNREACHED or best + 1 > FAR else best + 1
             sea[m, c] = d
-            plan[m, c] = d if d < FAR else _cut_route_steps(land_dist[m, c])

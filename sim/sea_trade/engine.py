@@ -19,7 +19,7 @@ from sim.core.graph import UNREACHED
 from sim.core.ranking import rank_seats
 from sim.core.rng import seed_game, shuffle
 from sim.core.structs import borrow
-from sim.sea_trade.board import FAR, ensure_dist, generate_board
+from sim.sea_trade.board import FAR, ensure_dist, generate_board, plan_steps
 from sim.sea_trade.moves import (apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm, buy_limit,
                                  check_invariants, draw_card, ev, hand_sum, held_winds, hold_sum, hold_value,
                                  market_price, pirate_options, sail_options, storm_options)
@@ -102,7 +102,7 @@ def leader_gold(gold, n: int, viewer: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def sale_target(rules, plan, hold, q: int, at: int) -> int:
+def sale_target(rules, sea, land_dist, hold, q: int, at: int) -> int:
     """The market where q's hold fetches the most gold after the distance discount from its ship on ``at``, or -1."""
     desired = rules[R_DESIRED]
     normal = rules[R_SELL]
@@ -115,7 +115,7 @@ def sale_target(rules, plan, hold, q: int, at: int) -> int:
         v = float(hold_value(desired, normal, hold, q, m, total))
         if v <= 0.0:
             continue
-        d = plan[m, at]
+        d = plan_steps(sea, land_dist, m, at)
         if d >= FAR:
             continue
         v -= GOLD_PER_STEP * d
@@ -126,7 +126,7 @@ def sale_target(rules, plan, hold, q: int, at: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def buy_target(rules, plan, hand, hold, gold, q: int, at: int) -> int:
+def buy_target(rules, sea, land_dist, hand, hold, gold, q: int, at: int) -> int:
     """The market where q (ship on ``at``) can buy the most of its hand cards (distance-discounted), or -1."""
     room = rules[R_HOLD] - hold_sum(hold, q)
     afford = gold[q] // rules[R_BUY] if rules[R_BUY] > 0 else room
@@ -138,7 +138,7 @@ def buy_target(rules, plan, hand, hold, gold, q: int, at: int) -> int:
         k = min(hand[q, SELLS[m]], room, afford)
         if k <= 0:
             continue
-        d = plan[m, at]
+        d = plan_steps(sea, land_dist, m, at)
         if d >= FAR:
             continue
         v = k * (rules[R_DESIRED] - rules[R_BUY]) - GOLD_PER_STEP * d
@@ -149,7 +149,7 @@ def buy_target(rules, plan, hand, hold, gold, q: int, at: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def best_value(desired: int, normal: int, plan, at: int, c: int, exclude: int) -> float:
+def best_value(desired: int, normal: int, sea, land_dist, at: int, c: int, exclude: int) -> float:
     """Best distance-discounted price a ship on ``at`` could get for one card of c at a market but ``exclude``."""
     best = 0.0
     for m in range(N_MARKETS):
@@ -158,7 +158,7 @@ def best_value(desired: int, normal: int, plan, at: int, c: int, exclude: int) -
         p = market_price(desired, normal, m, c)
         if p == 0:
             continue
-        d = plan[m, at]
+        d = plan_steps(sea, land_dist, m, at)
         if d >= FAR:
             continue
         v = p - GOLD_PER_STEP * d
@@ -168,15 +168,15 @@ def best_value(desired: int, normal: int, plan, at: int, c: int, exclude: int) -
 
 
 @njit(cache=True, inline="always")
-def _set_targets(rules, plan, sea, ship, hand, hold, gold, target, target_dist, n: int) -> None:
+def _set_targets(rules, sea, land_dist, ship, hand, hold, gold, target, target_dist, n: int) -> None:
     """Refresh every player's route target and its current sea distance (for the blocking features).
 
     The route target is the sale market when carrying cargo, else the buy market (-1 if neither).
     """
     for q in range(n):
-        t = sale_target(rules, plan, hold, q, ship[q])
+        t = sale_target(rules, sea, land_dist, hold, q, ship[q])
         if t < 0:
-            t = buy_target(rules, plan, hand, hold, gold, q, ship[q])
+            t = buy_target(rules, sea, land_dist, hand, hold, gold, q, ship[q])
         target[q] = t
         target_dist[q] = sea[t, ship[q]] if t >= 0 else FAR
 
@@ -355,7 +355,8 @@ def sail_decision(st: State, seat: int) -> bool:
     market_at = st.market_at
     pirate = st.pirate
     king = st.king
-    plan = st.plan
+    sea = st.sea
+    land_dist = st.land_dist
     ship = st.ship
     hand = st.hand
     hold = st.hold
@@ -375,17 +376,17 @@ def sail_decision(st: State, seat: int) -> bool:
         apply_sail(st, seat, options[ch, 0], options[ch, 1], options[ch, 2])
         return True
     frm = ship[seat]
-    ts = sale_target(rules, plan, hold, seat, ship[seat])
-    tb = buy_target(rules, plan, hand, hold, gold, seat, ship[seat])
-    ds0 = plan[ts, frm] if ts >= 0 else 0
-    db0 = plan[tb, frm] if tb >= 0 else 0
+    ts = sale_target(rules, sea, land_dist, hold, seat, ship[seat])
+    tb = buy_target(rules, sea, land_dist, hand, hold, gold, seat, ship[seat])
+    ds0 = plan_steps(sea, land_dist, ts, frm) if ts >= 0 else 0
+    db0 = plan_steps(sea, land_dist, tb, frm) if tb >= 0 else 0
     hn = hold_sum(hold, seat)
     hand_n = hand_sum(hand, seat)
     for i in range(k):
         card = options[i, 0]
         to = options[i, 1]
-        features[F_SALE_GAIN, i] = ds0 - plan[ts, to] if ts >= 0 else 0.0
-        features[F_BUY_GAIN, i] = db0 - plan[tb, to] if tb >= 0 else 0.0
+        features[F_SALE_GAIN, i] = ds0 - plan_steps(sea, land_dist, ts, to) if ts >= 0 else 0.0
+        features[F_BUY_GAIN, i] = db0 - plan_steps(sea, land_dist, tb, to) if tb >= 0 else 0.0
         m = market_at[to]
         features[F_ARRIVE_SELL, i] = hold_value(desired, normal, hold, seat, m, hn) if m >= 0 else 0.0
         features[F_ARRIVE_BUY, i] = buy_limit(rules, hand, hold, gold, m, seat) if m >= 0 else 0.0
@@ -427,7 +428,8 @@ def sell_and_buy(st: State, seat: int) -> bool:
 def _trade(st: State, seat: int, m: int) -> bool:
     """``sell_and_buy`` for a ship in market m (its own kernel: most stops are at sea and skip these reads)."""
     rules = st.rules
-    plan = st.plan
+    sea = st.sea
+    land_dist = st.land_dist
     ship = st.ship
     hand = st.hand
     hold = st.hold
@@ -446,7 +448,7 @@ def _trade(st: State, seat: int, m: int) -> bool:
             options[k, 0] = c
             features[F_CARDS, k] = 1.0
             features[F_GOLD, k] = p
-            features[F_REGRET, k] = max(0.0, best_value(desired, normal, plan, ship[seat], c, m) - p)
+            features[F_REGRET, k] = max(0.0, best_value(desired, normal, sea, land_dist, ship[seat], c, m) - p)
             features[F_WIN, k] = 1.0 if gold[seat] + p >= rules[R_WIN_GOLD] else 0.0
             features[F_PASS, k] = 0.0
             k += 1
@@ -505,7 +507,8 @@ def _offer(st: State, seat: int) -> None:
     rules = st.rules
     n_players = st.n_players
     king = st.king
-    plan = st.plan
+    sea = st.sea
+    land_dist = st.land_dist
     ship = st.ship
     hand = st.hand
     hold = st.hold
@@ -525,8 +528,8 @@ def _offer(st: State, seat: int) -> None:
         if q == seat or king[me, ship[q]] > 1:
             continue
         if tm == NOT_YET:
-            tm = sale_target(rules, plan, hold, seat, ship[seat])
-        tq = sale_target(rules, plan, hold, q, ship[q])
+            tm = sale_target(rules, sea, land_dist, hold, seat, ship[seat])
+        tq = sale_target(rules, sea, land_dist, hold, q, ship[q])
         lead = 1.0 if gold[q] == leader_gold(gold, n, seat) else 0.0
         mine_any = 0  # commodities each side holds in hold or hand, as bits: most pairs are skipped at once
         theirs_any = 0
@@ -621,7 +624,6 @@ def _pirate_moves(st: State, seat: int) -> None:
     king = st.king
     land_dist = st.land_dist
     sea = st.sea
-    plan = st.plan
     layers = st.layers
     ring = st.ring
     ship = st.ship
@@ -650,7 +652,7 @@ def _pirate_moves(st: State, seat: int) -> None:
                 return
             apply_pirate(st, seat, options[ch, 0], options[ch, 1], options[ch, 2])
             continue
-        _set_targets(rules, plan, sea, ship, hand, hold, gold, target, target_dist, n)
+        _set_targets(rules, sea, land_dist, ship, hand, hold, gold, target, target_dist, n)
         lead = leader_gold(gold, n, seat)
         hand_n = hand_sum(hand, seat)
         _pirate_features(features, options, pirate, k, cell, ship, hold, gold, king, n, seat, lead, hn, exposed)
@@ -688,7 +690,6 @@ def _storm_move(st: State, seat: int) -> None:
     king = st.king
     land_dist = st.land_dist
     sea = st.sea
-    plan = st.plan
     layers = st.layers
     ring = st.ring
     storm_a = st.storm
@@ -710,7 +711,7 @@ def _storm_move(st: State, seat: int) -> None:
         return
     ensure_dist(st)
     n = n_players[0]
-    _set_targets(rules, plan, sea, ship_a, hand_a, hold, gold, target, target_dist, n)
+    _set_targets(rules, sea, land_dist, ship_a, hand_a, hold, gold, target, target_dist, n)
     g = rules[R_GRID]
     bits = cell.shape[0] <= BIT_CELLS
     me = ship_a[seat]
