@@ -158,12 +158,15 @@ def span_scores(weights: np.ndarray, strat: int, decision: int, features: np.nda
     sum is still added in feature order. A zero weight is skipped: it leaves every sum unchanged, and the
     features a decision does not fill (always weighted 0) are never read.
     """
-    for i in range(n_opt):
+    # Whole blocks of 8 options (within the buffers): vector code without a scalar tail. The extra scores
+    # come from stale columns and are never read.
+    width = min((n_opt + 7) & ~7, scores.shape[0], features.shape[1])
+    for i in range(width):
         scores[i] = 0.0
     for f in range(lo, hi):
         w = weights[strat, decision, f]
         if w != 0.0:
-            for i in range(n_opt):
+            for i in range(width):
                 scores[i] += w * features[f, i]
 
 
