@@ -127,6 +127,7 @@ def generate_board(st: State) -> int:
     queue = st.queue
     land_dist = st.land_dist
     start_dist = st.start_dist
+    sea_bits = st.sea_bits
     misc = st.misc
     rng = st.rng
     g = rules[R_GRID]
@@ -154,6 +155,12 @@ def generate_board(st: State) -> int:
         c = queue[randint(rng, k)]
         pirate[p] = c
         pirate_at[c] = p
+    if n <= BIT_CELLS:
+        bits = np.uint64(0)
+        for c in range(n):
+            if cell[c] == SEA:
+                bits |= np.uint64(1) << np.uint64(c)
+        sea_bits[0] = bits
     misc[M_DIST_DIRTY] = 1
     return attempt
 

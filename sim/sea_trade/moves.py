@@ -6,6 +6,7 @@ legality independently from coordinates, so the tests can check that both agree 
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim.core.bits import lowest_bit
@@ -15,7 +16,7 @@ from sim.sea_trade.board import king_distance
 from sim.sea_trade.records import (G_PLUNDERS, G_RESHUFFLES, G_STORMS, P_BOUGHT, P_CARGO_LOST, P_PIRATE_MOVES,
                                    P_PLUNDERED, P_PLUNDERS_MADE, P_ROW, P_SALES_GOLD, P_SOLD, P_STORMS, P_WIND)
 from sim.sea_trade.rules import (R_BUY, R_DESIRED, R_GRID, R_HOLD, R_SELL, R_WIN_GOLD, R_WIND_STEPS)
-from sim.sea_trade.state import (CARD_ROW, CARD_STORM, CARD_WIND0, DESIRES, DIR_COL, DIR_ROW, EV_BUY, EV_PIRATE,
+from sim.sea_trade.state import (BIT_CELLS, CARD_ROW, CARD_STORM, CARD_WIND0, DESIRES, DIR_COL, DIR_ROW, EV_BUY, EV_PIRATE,
                                  EV_PLUNDER, EV_RESHUFFLE, EV_SAIL, EV_SELL, EV_STORM, LAND, M_DIST_DIRTY,
                                  M_EVENTS, M_ROUND, MARKET, N_COMMODITIES, SEA, SELLS, State)
 
@@ -308,15 +309,36 @@ def apply_pirate(st: State, seat: int, p: int, card: int, to: int) -> int:
 
 @njit(cache=True)
 def storm_options(st: State, k: int) -> int:
-    """Append every space the storm may be placed on (ST-TURN-5) as (cell, 0, 0, 0); return the end row."""
+    """Append every space the storm may be placed on (ST-TURN-5) as (cell, 0, 0, 0); return the end row.
+
+    In ascending cell order; on grids up to 8x8 from the open-sea bitboard less pirates, ships and the storm.
+    """
     n_players = st.n_players
     cell = st.cell
+    pirate = st.pirate
     pirate_at = st.pirate_at
     storm = st.storm
     ship = st.ship
     blocked = st.blocked
     options = st.options
     n = cell.shape[0]
+    if n <= BIT_CELLS:
+        one = np.uint64(1)
+        free = st.sea_bits[0]
+        for p in range(pirate.shape[0]):
+            free &= ~(one << np.uint64(pirate[p]))
+        for q in range(n_players[0]):
+            free &= ~(one << np.uint64(ship[q]))
+        if storm[0] >= 0:
+            free &= ~(one << np.uint64(storm[0]))
+        while free != 0:
+            options[k, 0] = lowest_bit(free)
+            options[k, 1] = 0
+            options[k, 2] = 0
+            options[k, 3] = 0
+            k += 1
+            free &= free - one
+        return k
     for c in range(n):
         blocked[c] = cell[c] != SEA or pirate_at[c] >= 0
     for q in range(n_players[0]):
