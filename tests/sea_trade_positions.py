@@ -6,6 +6,7 @@ from typing import Iterable
 
 import numpy as np
 
+from sim.sea_trade.board import set_board_masks
 from sim.sea_trade.rules import Rules
 from sim.sea_trade.state import LAND, M_DIST_DIRTY, MARKET, N_MARKETS, SEA, State, new_state
 from strategies.core import Strategy, StrategyRegistry, StrategyTable
@@ -47,6 +48,7 @@ def position(n_players: int = 2, land: Iterable[int] = (), markets: Iterable[int
     st.gold[:] = rules.start_gold
     st.piles[:] = 0
     st.seat_strat[:] = np.arange(n_players) % len(st.kind)
+    set_board_masks(st)
     st.misc[M_DIST_DIRTY] = 1
     st.land_dist[:] = 0
     return st

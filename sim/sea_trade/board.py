@@ -9,8 +9,8 @@ from sim.core.bits import lowest_bit
 from sim.core.graph import UNREACHED, bfs_distances
 from sim.core.rng import randint
 from sim.sea_trade.rules import R_GRID, R_ISLANDS, R_PIRATES, R_SPACING
-from sim.sea_trade.state import (BIT_CELLS, DESIRES, DIR_COL, DIR_ROW, LAND, M_DIST_DIRTY, MARKET, N_MARKETS,
-                                 SEA, SELLS, State)
+from sim.sea_trade.state import (BIT_CELLS, DESIRES, DIR_COL, DIR_ROW, LAND, M_DIST_DIRTY, MARKET, MK_NOT_E,
+                                 MK_NOT_W, MK_SEA, MK_WATER, N_MARKETS, SEA, SELLS, State)
 
 MAX_BOARD_ATTEMPTS = 100_000
 FAR = 99
@@ -40,9 +40,12 @@ def build_geometry(st: State) -> None:
     adj = st.adj
     king = st.king
     ring = st.ring
+    masks = st.masks
     degree = st.degree
     g = rules[R_GRID]
     bits = g * g <= BIT_CELLS
+    if bits:
+        masks[MK_NOT_E], masks[MK_NOT_W] = _edge_masks(g)
     for c in range(g * g):
         r, col = c // g, c % g
         degree[c] = 0
@@ -127,7 +130,6 @@ def generate_board(st: State) -> int:
     queue = st.queue
     land_dist = st.land_dist
     start_dist = st.start_dist
-    sea_bits = st.sea_bits
     misc = st.misc
     rng = st.rng
     g = rules[R_GRID]
@@ -155,14 +157,26 @@ def generate_board(st: State) -> int:
         c = queue[randint(rng, k)]
         pirate[p] = c
         pirate_at[c] = p
-    if n <= BIT_CELLS:
-        bits = np.uint64(0)
-        for c in range(n):
-            if cell[c] == SEA:
-                bits |= np.uint64(1) << np.uint64(c)
-        sea_bits[0] = bits
+    set_board_masks(st)
     misc[M_DIST_DIRTY] = 1
     return attempt
+
+
+@njit(cache=True)
+def set_board_masks(st: State) -> None:
+    """The open-sea and water bitboards of the board in ``st.cell`` (grids up to 8x8; call after editing cells)."""
+    cell = st.cell
+    masks = st.masks
+    n = cell.shape[0]
+    if n > BIT_CELLS:
+        return
+    masks[MK_SEA] = 0
+    masks[MK_WATER] = 0
+    for c in range(n):
+        if cell[c] != LAND:
+            masks[MK_WATER] |= np.uint64(1) << np.uint64(c)
+            if cell[c] == SEA:
+                masks[MK_SEA] |= np.uint64(1) << np.uint64(c)
 
 
 @njit(cache=True, inline="always")
@@ -184,19 +198,18 @@ def _rebuild_dist(st: State) -> None:
     degree = st.degree
     blocked = st.blocked
     dist = st.dist
-    land_dist = st.land_dist
     sea = st.sea
     misc = st.misc
     n = cell.shape[0]
-    for c in range(n):
-        blocked[c] = cell[c] == LAND or pirate_at[c] >= 0
-    if storm[0] >= 0:
-        blocked[storm[0]] = True
-    if n > BIT_CELLS:
+    if n <= BIT_CELLS:
+        _bit_step_tables(st)
+    else:
+        for c in range(n):
+            blocked[c] = cell[c] == LAND or pirate_at[c] >= 0
+        if storm[0] >= 0:
+            blocked[storm[0]] = True
         market_distances(st, dist, 0, N_MARKETS)
         fill_steps(dist, adj, degree, sea)
-    else:
-        _bit_step_tables(st)
     misc[M_DIST_DIRTY] = 0
 
 
@@ -245,12 +258,20 @@ def _bit_step_tables(st: State) -> None:
     """
     rules = st.rules
     market_cell = st.market_cell
-    blocked = st.blocked
+    pirate = st.pirate
+    storm = st.storm
+    masks = st.masks
     sea = st.sea
     layers = st.layers
     g = rules[R_GRID]
-    open_bits, not_e, not_w = _bit_masks(blocked, g)
     one = np.uint64(1)
+    not_e = masks[MK_NOT_E]
+    not_w = masks[MK_NOT_W]
+    open_bits = masks[MK_WATER]  # less the pirates and the storm
+    for p in range(pirate.shape[0]):
+        open_bits &= ~(one << np.uint64(pirate[p]))
+    if storm[0] >= 0:
+        open_bits &= ~(one << np.uint64(storm[0]))
     for m in range(N_MARKETS):
         # Spaces the BFS never touches are cut off by sea: FAR.
         unseen = (not_e | not_w) & ~_bit_bfs(open_bits, not_e, not_w, g, market_cell[m], sea, layers, m, True)
@@ -260,18 +281,26 @@ def _bit_step_tables(st: State) -> None:
 
 
 @njit(cache=True)
-def _bit_masks(blocked, g: int):
-    """Bitboards of the open cells and of the cells with an east / a west neighbour on a g x g grid."""
+def _edge_masks(g: int):
+    """Bitboards of the cells with an east / a west neighbour on a g x g grid."""
     one = np.uint64(1)
     n = g * g
     full = (one << np.uint64(n - 1) << one) - one if n < BIT_CELLS else ~np.uint64(0)
     not_e = full
     not_w = full
-    for r in range(g):  # no division per cell: a modulo costs more than the whole BFS layer
+    for r in range(g):
         not_e &= ~(one << np.uint64(r * g + g - 1))
         not_w &= ~(one << np.uint64(r * g))
+    return not_e, not_w
+
+
+@njit(cache=True)
+def _bit_masks(blocked, g: int):
+    """Bitboards of the cells not ``blocked`` and of the cells with an east / a west neighbour (g x g grid)."""
+    one = np.uint64(1)
+    not_e, not_w = _edge_masks(g)
     open_bits = np.uint64(0)
-    for c in range(n):
+    for c in range(g * g):
         if not blocked[c]:
             open_bits |= one << np.uint64(c)
     return open_bits, not_e, not_w

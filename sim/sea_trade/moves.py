@@ -18,7 +18,7 @@ from sim.sea_trade.records import (G_PLUNDERS, G_RESHUFFLES, G_STORMS, P_BOUGHT,
 from sim.sea_trade.rules import (R_BUY, R_DESIRED, R_GRID, R_HOLD, R_SELL, R_WIN_GOLD, R_WIND_STEPS)
 from sim.sea_trade.state import (BIT_CELLS, CARD_ROW, CARD_STORM, CARD_WIND0, DESIRES, DIR_COL, DIR_ROW, EV_BUY, EV_PIRATE,
                                  EV_PLUNDER, EV_RESHUFFLE, EV_SAIL, EV_SELL, EV_STORM, LAND, M_DIST_DIRTY,
-                                 M_EVENTS, M_ROUND, MARKET, N_COMMODITIES, SEA, SELLS, State)
+                                 M_EVENTS, M_ROUND, MARKET, MK_SEA, N_COMMODITIES, SEA, SELLS, State)
 
 
 @njit(cache=True, inline="always")
@@ -324,7 +324,7 @@ def storm_options(st: State, k: int) -> int:
     n = cell.shape[0]
     if n <= BIT_CELLS:
         one = np.uint64(1)
-        free = st.sea_bits[0]
+        free = st.masks[MK_SEA]
         for p in range(pirate.shape[0]):
             free &= ~(one << np.uint64(pirate[p]))
         for q in range(n_players[0]):

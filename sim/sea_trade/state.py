@@ -54,6 +54,13 @@ M_ERROR = 4
 M_ERROR_GAME = 5
 N_MISC = 6
 
+# Rows of State.masks (bitboards, grids up to 8x8).
+MK_SEA = 0  # open sea spaces: no land, no market (where the storm may go)
+MK_WATER = 1  # spaces a ship may cross: sea and markets
+MK_NOT_E = 2  # spaces with an east neighbour
+MK_NOT_W = 3  # spaces with a west neighbour
+N_MASKS = 4
+
 DECISIONS = SCHEMA.decisions
 FEATURES = SCHEMA.features
 D_START = DECISIONS.index("start_market")
@@ -143,7 +150,7 @@ class State(NamedTuple):
     dist: np.ndarray  # int32 (6, N): BFS scratch of grids over 8x8 (steps around land, storm and pirates)
     land_dist: np.ndarray  # int32 (6, N): sea steps to each market around land only (fixed per board)
     sea: np.ndarray  # int32 (6, N): sea steps of every cell to each market (refreshed by ensure_dist)
-    sea_bits: np.ndarray  # uint64 (1,): bitboard of the open sea spaces (no land or market; grids up to 8x8)
+    masks: np.ndarray  # uint64 (N_MASKS,): fixed bitboards of the grid and board (MK_*; grids up to 8x8)
     layers: np.ndarray  # uint64 (6, N): bitboard of the cells d sea steps from market m (grids up to 8x8)
     ring: np.ndarray  # uint64 (N, g): bitboard of the cells at Chebyshev distance r from a cell (up to 8x8)
     start_dist: np.ndarray  # int64 (6,): land-only steps from market m to the market desiring its commodity
@@ -227,7 +234,7 @@ def new_state(rules: Rules, n_players: int, table: StrategyTable | None = None,
         dist=np.zeros((N_MARKETS, n), np.int32),
         land_dist=np.zeros((N_MARKETS, n), np.int32),
         sea=np.zeros((N_MARKETS, n), np.int32),
-        sea_bits=np.zeros(1, np.uint64),
+        masks=np.zeros(N_MASKS, np.uint64),
         layers=np.zeros((N_MARKETS, n) if n <= BIT_CELLS else (1, 1), np.uint64),
         ring=np.zeros((n, g) if n <= BIT_CELLS else (1, 1), np.uint64),
         start_dist=np.zeros(N_MARKETS, np.int64),
