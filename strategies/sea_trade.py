@@ -46,7 +46,8 @@ FILLED = {
                "self_block", "unblock", "hand_size", "wind_card", "steps"),
     "storm": ("pass", "blocks", "blocks_leader", "self_block", "unblock", "guard", "hand_size"),
 }
-"""The features the engine fills per decision, for every option; the others are left stale and weigh 0 for it."""
+"""The features the engine fills per decision, for every option; the others are left stale and weigh 0 for it.
+(A costly feature the deciding strategy weighs 0 may be left 0: it cannot change the pick.)"""
 
 SCHEMA = DecisionSchema(
     decisions=("start_market", "sail", "buy", "sell", "offer", "accept", "pirate", "storm"),

@@ -14,13 +14,14 @@ from sim.core.graph import bfs_distances
 from sim.core.trace import new_trace
 from sim.sea_trade import SPEC, play_chunk
 from sim.sea_trade.board import FAR, ensure_dist, fill_steps
-from sim.sea_trade.engine import _obstacle_features, _set_targets, leader_gold, play_game, setup_game
+from sim.sea_trade.engine import (_obstacle_features, _set_targets, leader_gold, pirate_phase, play_game,
+                                  setup_game)
 from sim.sea_trade.moves import (check_invariants, pirate_legal, pirate_options, sail_legal, sail_options,
                                  storm_legal, storm_options)
 from sim.sea_trade.rules import Rules
 from sim.sea_trade.state import (CARD_ROW, CARD_WIND0, EV_END_TURN, F_BLOCKS, F_BLOCKS_LEADER, F_SELF_BLOCK,
-                                 F_UNBLOCK, LAND, M_DIST_DIRTY, M_EVENTS, SEA, new_state)
-from tests.sea_trade_positions import named
+                                 F_THREAT_GAIN, F_UNBLOCK, LAND, M_DIST_DIRTY, M_EVENTS, SEA, new_state)
+from tests.sea_trade_positions import named, table
 
 # (lineup, games, rules): 10,400 games in all, every one checked after every turn.
 MIXES = [
@@ -183,7 +184,7 @@ def _route_features(st, k, placing, seat, bits):
     n = st.ship.shape[0]
     _obstacle_features(st.features, st.options, st.pirate, k, placing, st.storm[0], st.gold, st.ship, st.sea,
                        st.land_dist, st.king, st.layers, st.ring, bits, int(st.rules[0]), st.target,
-                       st.target_dist, n, seat, leader_gold(st.gold, n, seat))
+                       st.target_dist, n, seat, leader_gold(st.gold, n, seat), True)
     return st.features[[F_SELF_BLOCK, F_BLOCKS, F_BLOCKS_LEADER, F_UNBLOCK], :k].copy()
 
 
@@ -202,7 +203,8 @@ def test_bitboard_routes_match_table_check():
             st.gold[:] = rng.integers(0, 4, 4)  # ties for the gold lead are common
             st.misc[M_DIST_DIRTY] = 1
             ensure_dist(st)
-            _set_targets(st.rules, st.sea, st.land_dist, st.ship, st.hand, st.hold, st.gold, st.target, st.target_dist, 4)
+            _set_targets(st.rules, st.sea, st.land_dist, st.ship, st.hand, st.hold, st.gold, st.target, st.target_dist, 4,
+                         0, True)
             seat = gi % 4
             for placing, k in ((True, storm_options(st, 0)), (False, pirate_options(st, 0, 0))):
                 fast = _route_features(st, k, placing, seat, True)
@@ -210,6 +212,33 @@ def test_bitboard_routes_match_table_check():
                 assert np.array_equal(fast, slow), (grid, gi, placing)
                 hits += int(fast[1].sum())
     assert hits > 100  # the positions do put options on routes
+
+
+def test_pirate_features_follow_the_weights():
+    """ST-TURN-4: the costly pirate facts (blocks, threat_gain) are filled for a strategy that weighs them and
+    skipped (left 0) for one that weighs neither, which cannot change its pick."""
+    rng = np.random.default_rng(12)
+    watcher = table(pirate={"pass": 100.0, "blocks": 0.01, "threat_gain": 0.01})
+    ignorer = table(pirate={"pass": 100.0})
+    filled = 0
+    for gi in range(40):
+        cells = rng.integers(0, 64, size=200)
+        holds = rng.integers(0, 3, (4, 6))
+        for tab, weighs in ((watcher, True), (ignorer, False)):
+            st = new_state(Rules(), 4, tab)
+            setup_game(st, 7, gi)
+            _scramble(st, cells)  # seat 0 holds every Wind card; the strategy passes at once
+            st.hold[:, :] = holds
+            pirate_phase(st, 0)
+            k = pirate_options(st, 0, 0)
+            blocks = st.features[F_BLOCKS, :k].copy()
+            threat = st.features[F_THREAT_GAIN, :k].copy()
+            if weighs:
+                assert np.array_equal(blocks, _route_features(st, k, False, 0, True)[1]), gi
+                filled += int(blocks.any()) + int(threat.any())
+            else:
+                assert not blocks.any() and not threat.any(), gi
+    assert filled > 10
 
 
 def test_chunking_does_not_change_games():

@@ -92,6 +92,13 @@ def _scored(kind, seat_strat, seat: int) -> bool:
 
 
 @njit(cache=True, inline="always")
+def _uses(weights, seat_strat, seat: int, decision: int, feature: int) -> bool:
+    """Whether the seat's strategy weighs ``feature`` in ``decision``: a feature it weighs 0 may be skipped (its
+    value cannot change the pick), which spares the costly ones a strategy ignores."""
+    return weights[seat_strat[seat], decision, feature] != 0.0
+
+
+@njit(cache=True, inline="always")
 def leader_gold(gold, n: int, viewer: int) -> int:
     """Most gold held by any of the n players other than ``viewer``."""
     best = -1
@@ -168,12 +175,16 @@ def best_value(desired: int, normal: int, sea, land_dist, at: int, c: int, exclu
 
 
 @njit(cache=True, inline="always")
-def _set_targets(rules, sea, land_dist, ship, hand, hold, gold, target, target_dist, n: int) -> None:
-    """Refresh every player's route target and its current sea distance (for the blocking features).
+def _set_targets(rules, sea, land_dist, ship, hand, hold, gold, target, target_dist, n: int, seat: int,
+                 rivals: bool) -> None:
+    """Refresh the route target and its current sea distance of the seat and, with ``rivals``, of every other
+    player (for the blocking features).
 
     The route target is the sale market when carrying cargo, else the buy market (-1 if neither).
     """
     for q in range(n):
+        if q != seat and not rivals:
+            continue
         t = sale_target(rules, sea, land_dist, hold, q, ship[q])
         if t < 0:
             t = buy_target(rules, sea, land_dist, hand, hold, gold, q, ship[q])
@@ -194,7 +205,7 @@ def _route_bits(layers, ring, t: int, s: int, d: int, g: int):
 @njit(cache=True, inline="always")
 def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: int, gold, ship, sea, land_dist,
                        king, layers, ring, bits: bool, g: int, target, target_dist, n: int, seat: int,
-                       lead: int) -> None:
+                       lead: int, rivals: bool) -> None:
     """Fill blocks / blocks_leader / self_block / unblock of options 0..k-1 that move an obstacle (needs
     ``_set_targets`` first): storm placements (cell, 0, 0, 0) from ``storm`` (-1: none yet) when ``placing``,
     else pirate moves (pirate, card, to, steps).
@@ -204,6 +215,7 @@ def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: 
     (grids up to 8x8) each route is one bitboard and the opponents' routes are counted in bit planes; else the
     condition is tested per option and player.
     unblock: moving the obstacle from ``frm`` to ``to`` clears the seat's cut or detoured route.
+    Without ``rivals`` (the strategy weighs neither blocks nor blocks_leader) those two stay 0.
     """
     xcol = 0 if placing else 2
     one = np.uint64(1)
@@ -216,7 +228,7 @@ def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: 
         for q in range(n):
             tq = target[q]
             dq = target_dist[q]
-            if tq < 0 or dq >= FAR:
+            if (q != seat and not rivals) or tq < 0 or dq >= FAR:
                 continue
             r = _route_bits(layers, ring, tq, ship[q], dq, g)
             if q == seat:
@@ -244,7 +256,7 @@ def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: 
             tq = target[q]
             sq = ship[q]
             dq = target_dist[q]
-            if tq < 0 or dq >= FAR:
+            if (q != seat and not rivals) or tq < 0 or dq >= FAR:
                 continue
             leader = gold[q] == lead
             for i in range(k):
@@ -273,11 +285,11 @@ def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: 
 
 @njit(cache=True, inline="always")
 def _pirate_features(features, options, pirate, k: int, cell, ship, hold, gold, king, n: int, seat: int,
-                     lead: int, hn: int, exposed: bool) -> None:
+                     lead: int, hn: int, exposed: bool, threat: bool) -> None:
     """Fill plunder_cards / plunder_leader / threat_gain / guard of pirate moves 0..k-1 (pirate, card, to, steps).
 
     threat_gain: opponents' hold cards (ships outside markets) within THREAT_RANGE of the pirate after the move
-    (not counting the ships it plunders) minus before it.
+    (not counting the ships it plunders) minus before it; left 0 without ``threat`` (a strategy that ignores it).
     """
     for i in range(k):
         features[F_PLUNDER_CARDS, i] = 0.0
@@ -290,7 +302,7 @@ def _pirate_features(features, options, pirate, k: int, cell, ship, hold, gold, 
         c = ship[q]
         cards = hold_sum(hold, q)
         leader = gold[q] == lead
-        at_sea = cell[c] != MARKET
+        at_sea = threat and cell[c] != MARKET
         for i in range(k):
             frm = pirate[options[i, 0]]
             to = options[i, 2]
@@ -617,6 +629,7 @@ def _pirate_moves(st: State, seat: int) -> None:
     """``pirate_phase`` for a seat holding a Wind card (its own kernel: most turns skip these reads)."""
     kind = st.kind
     seat_strat = st.seat_strat
+    weights = st.weights
     rules = st.rules
     n_players = st.n_players
     cell = st.cell
@@ -638,6 +651,9 @@ def _pirate_moves(st: State, seat: int) -> None:
     g = rules[R_GRID]
     bits = cell.shape[0] <= BIT_CELLS
     scored = _scored(kind, seat_strat, seat)
+    rivals = _uses(weights, seat_strat, seat, D_PIRATE, F_BLOCKS) or _uses(weights, seat_strat, seat, D_PIRATE,
+                                                                           F_BLOCKS_LEADER)
+    threat = _uses(weights, seat_strat, seat, D_PIRATE, F_THREAT_GAIN)
     me = ship[seat]
     hn = hold_sum(hold, seat)
     exposed = hn > 0 and cell[me] != MARKET
@@ -652,12 +668,13 @@ def _pirate_moves(st: State, seat: int) -> None:
                 return
             apply_pirate(st, seat, options[ch, 0], options[ch, 1], options[ch, 2])
             continue
-        _set_targets(rules, sea, land_dist, ship, hand, hold, gold, target, target_dist, n)
+        _set_targets(rules, sea, land_dist, ship, hand, hold, gold, target, target_dist, n, seat, rivals)
         lead = leader_gold(gold, n, seat)
         hand_n = hand_sum(hand, seat)
-        _pirate_features(features, options, pirate, k, cell, ship, hold, gold, king, n, seat, lead, hn, exposed)
+        _pirate_features(features, options, pirate, k, cell, ship, hold, gold, king, n, seat, lead, hn, exposed,
+                         threat)
         _obstacle_features(features, options, pirate, k, False, -1, gold, ship, sea, land_dist, king, layers, ring,
-                           bits, g, target, target_dist, n, seat, lead)
+                           bits, g, target, target_dist, n, seat, lead, rivals)
         for i in range(k):
             features[F_HAND_SIZE, i] = hand_n
             features[F_WIND, i] = 1.0
@@ -683,6 +700,7 @@ def _storm_move(st: State, seat: int) -> None:
     """``storm_phase`` for a seat holding a Storm card (its own kernel: most turns skip these reads)."""
     kind = st.kind
     seat_strat = st.seat_strat
+    weights = st.weights
     rules = st.rules
     n_players = st.n_players
     cell = st.cell
@@ -711,7 +729,9 @@ def _storm_move(st: State, seat: int) -> None:
         return
     ensure_dist(st)
     n = n_players[0]
-    _set_targets(rules, sea, land_dist, ship_a, hand_a, hold, gold, target, target_dist, n)
+    rivals = _uses(weights, seat_strat, seat, D_STORM, F_BLOCKS) or _uses(weights, seat_strat, seat, D_STORM,
+                                                                          F_BLOCKS_LEADER)
+    _set_targets(rules, sea, land_dist, ship_a, hand_a, hold, gold, target, target_dist, n, seat, rivals)
     g = rules[R_GRID]
     bits = cell.shape[0] <= BIT_CELLS
     me = ship_a[seat]
@@ -732,7 +752,7 @@ def _storm_move(st: State, seat: int) -> None:
                 else:
                     mid1 = pc + (dr // 2) * g + dc // 2
     _obstacle_features(features, options, pirate_a, k, True, storm_a[0], gold, ship_a, sea, land_dist, king,
-                       layers, ring, bits, g, target, target_dist, n, seat, lead)
+                       layers, ring, bits, g, target, target_dist, n, seat, lead, rivals)
     for i in range(k):
         x = options[i, 0]
         features[F_GUARD, i] = hn if x == mid0 or x == mid1 else 0.0
