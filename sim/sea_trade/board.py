@@ -26,13 +26,6 @@ def king_distance(g: int, a: int, b: int) -> int:
 
 
 @njit(cache=True)
-def cheb(st: State, a: int, b: int) -> int:
-    """Chebyshev distance between cells a and b (table lookup)."""
-    king = st.king
-    return king[a, b]
-
-
-@njit(cache=True)
 def build_geometry(st: State) -> None:
     """Fill the direction table ``nbr`` and the BFS adjacency (8-neighbourhood; ST-SAIL-1, ST-SAIL-5)."""
     rules = st.rules
@@ -73,6 +66,7 @@ def _try_board(st: State) -> bool:
     blocked = st.blocked
     queue = st.queue
     land_dist = st.land_dist
+    king = st.king
     rng = st.rng
     g = rules[R_GRID]
     n = g * g
@@ -94,7 +88,7 @@ def _try_board(st: State) -> bool:
                 continue
             ok = True
             for q in range(m):
-                if cheb(st, c, market_cell[q]) < spacing:
+                if king[c, market_cell[q]] < spacing:
                     ok = False
                     break
             if ok:
