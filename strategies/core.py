@@ -2,10 +2,11 @@
 
 A strategy is data plus a policy kind. Every game kernel funnels each decision through
 :func:`choose`: it enumerates the legal options, fills one feature column per option (``features[f, i]``
-is feature f of option i, so scoring runs along contiguous rows), and the seat's strategy picks an index. ``random`` picks uniformly; ``weights`` scores each option by a linear
-function of its features (weights per decision type) and takes the best (ties broken at random),
-or samples a softmax when ``temperature > 0``; ``epsilon`` mixes in uniform exploration. Weights are
-plain data, so designers tune or sweep them without recompiling the kernels.
+is feature f of option i, so scoring runs along contiguous rows), and the seat's strategy picks an index.
+``random`` picks uniformly; ``weights`` scores each option by a linear function of its features (weights per
+decision type) and takes the best (ties broken at random), or samples a softmax when ``temperature > 0``;
+``epsilon`` mixes in uniform exploration. Weights are plain data, so designers tune or sweep them without
+recompiling the kernels.
 """
 
 from __future__ import annotations

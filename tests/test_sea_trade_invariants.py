@@ -203,8 +203,8 @@ def test_bitboard_routes_match_table_check():
             st.gold[:] = rng.integers(0, 4, 4)  # ties for the gold lead are common
             st.misc[M_DIST_DIRTY] = 1
             ensure_dist(st)
-            _set_targets(st.rules, st.sea, st.land_dist, st.ship, st.hand, st.hold, st.gold, st.target, st.target_dist, 4,
-                         0, True)
+            _set_targets(st.rules, st.sea, st.land_dist, st.ship, st.hand, st.hold, st.gold, st.target,
+                         st.target_dist, 4, 0, True)
             seat = gi % 4
             for placing, k in ((True, storm_options(st, 0)), (False, pirate_options(st, 0, 0))):
                 fast = _route_features(st, k, placing, seat, True)

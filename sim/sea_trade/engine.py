@@ -28,14 +28,15 @@ from sim.sea_trade.records import (END_TIMEOUT, END_WIN, G_DECISIONS, G_END, G_R
                                    P_START, P_START_DIST, P_TRADES, P_TURNS, P_WON)
 from sim.sea_trade.rules import (R_BUY, R_COMMODITY_COPIES, R_DESIRED, R_DRAW, R_GRID, R_HAND_START, R_HOLD, R_SELL,
                                  R_ROUND_CAP, R_ROW_CARDS, R_START_GOLD, R_STORM_CARDS, R_WIN_GOLD, R_WIND_COPIES)
-from sim.sea_trade.state import (BIT_CELLS, CARD_ROW, CARD_STORM, CARD_WIND0, D_ACCEPT, D_BUY, D_OFFER, D_PIRATE, D_SAIL,
-                                 D_SELL, D_START, D_STORM, EV_DEAL, EV_DRAW, EV_END_TURN, EV_LAND, EV_MARKET,
-                                 EV_OFFER, EV_PIRATE_START, EV_ROUND, EV_START, EV_TIMEOUT, EV_WIN, F_ARRIVE_BUY,
-                                 F_ARRIVE_SELL, F_BLOCKS, F_BLOCKS_LEADER, F_BUY_GAIN, F_CARDS, F_DANGER, F_GOLD,
-                                 F_GUARD, F_MY_GAIN, F_PARTNER_GAIN, F_PARTNER_LEADER, F_PASS, F_PLUNDER_CARDS,
-                                 F_PLUNDER_LEADER, F_REGRET, F_ROW, F_SALE_DIST, F_SALE_GAIN, F_SELF_BLOCK,
-                                 F_STEPS, F_THREAT_GAIN, F_UNBLOCK, F_HAND_SIZE, F_WIN, F_WIND, LAND, M_ERROR_GAME,
-                                 M_EVENTS, M_ROUND, M_WINNER, MARKET, RANDOM_KIND, SPAN_HI, SPAN_LO, N_COMMODITIES, N_MARKETS, SELLS, State)
+from sim.sea_trade.state import (BIT_CELLS, CARD_ROW, CARD_STORM, CARD_WIND0, D_ACCEPT, D_BUY, D_OFFER, D_PIRATE,
+                                 D_SAIL, D_SELL, D_START, D_STORM, EV_DEAL, EV_DRAW, EV_END_TURN, EV_LAND,
+                                 EV_MARKET, EV_OFFER, EV_PIRATE_START, EV_ROUND, EV_START, EV_TIMEOUT, EV_WIN,
+                                 F_ARRIVE_BUY, F_ARRIVE_SELL, F_BLOCKS, F_BLOCKS_LEADER, F_BUY_GAIN, F_CARDS,
+                                 F_DANGER, F_GOLD, F_GUARD, F_HAND_SIZE, F_MY_GAIN, F_PARTNER_GAIN,
+                                 F_PARTNER_LEADER, F_PASS, F_PLUNDER_CARDS, F_PLUNDER_LEADER, F_REGRET, F_ROW,
+                                 F_SALE_DIST, F_SALE_GAIN, F_SELF_BLOCK, F_STEPS, F_THREAT_GAIN, F_UNBLOCK, F_WIN,
+                                 F_WIND, LAND, MARKET, M_ERROR_GAME, M_EVENTS, M_ROUND, M_WINNER, N_COMMODITIES,
+                                 N_MARKETS, RANDOM_KIND, SELLS, SPAN_HI, SPAN_LO, State)
 from strategies.core import choose
 
 GOLD_PER_STEP = 0.3

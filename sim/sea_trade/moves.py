@@ -16,9 +16,9 @@ from sim.sea_trade.board import king_distance
 from sim.sea_trade.records import (G_PLUNDERS, G_RESHUFFLES, G_STORMS, P_BOUGHT, P_CARGO_LOST, P_PIRATE_MOVES,
                                    P_PLUNDERED, P_PLUNDERS_MADE, P_ROW, P_SALES_GOLD, P_SOLD, P_STORMS, P_WIND)
 from sim.sea_trade.rules import (R_BUY, R_DESIRED, R_GRID, R_HOLD, R_SELL, R_WIN_GOLD, R_WIND_STEPS)
-from sim.sea_trade.state import (BIT_CELLS, CARD_ROW, CARD_STORM, CARD_WIND0, DESIRES, DIR_COL, DIR_ROW, EV_BUY, EV_PIRATE,
-                                 EV_PLUNDER, EV_RESHUFFLE, EV_SAIL, EV_SELL, EV_STORM, LAND, M_DIST_DIRTY,
-                                 M_EVENTS, M_ROUND, MARKET, MK_SEA, N_COMMODITIES, SEA, SELLS, State)
+from sim.sea_trade.state import (BIT_CELLS, CARD_ROW, CARD_STORM, CARD_WIND0, DESIRES, DIR_COL, DIR_ROW, EV_BUY,
+                                 EV_PIRATE, EV_PLUNDER, EV_RESHUFFLE, EV_SAIL, EV_SELL, EV_STORM, LAND, MARKET,
+                                 MK_SEA, M_DIST_DIRTY, M_EVENTS, M_ROUND, N_COMMODITIES, SEA, SELLS, State)
 
 
 @njit(cache=True, inline="always")
