@@ -261,17 +261,24 @@ def _bit_step_tables(st: State) -> None:
     one = np.uint64(1)
     not_e = masks[MK_NOT_E]
     not_w = masks[MK_NOT_W]
-    open_bits = masks[MK_WATER]  # less the pirates and the storm
-    for p in range(pirate.shape[0]):
-        open_bits &= ~(one << np.uint64(pirate[p]))
-    if storm[0] >= 0:
-        open_bits &= ~(one << np.uint64(storm[0]))
+    open_bits = without_obstacles(masks[MK_WATER], pirate, storm[0])
     for m in range(N_MARKETS):
         # Spaces the BFS never touches are cut off by sea: FAR.
         unseen = (not_e | not_w) & ~_bit_bfs(open_bits, not_e, not_w, g, market_cell[m], sea, layers, m, True)
         while unseen != 0:
             sea[m, lowest_bit(unseen)] = FAR
             unseen &= unseen - one
+
+
+@njit(cache=True, inline="always")
+def without_obstacles(bits, pirate, storm: int):
+    """The bitboard ``bits`` less the pirates' spaces and the storm's (-1: none)."""
+    one = np.uint64(1)
+    for p in range(pirate.shape[0]):
+        bits &= ~(one << np.uint64(pirate[p]))
+    if storm >= 0:
+        bits &= ~(one << np.uint64(storm))
+    return bits
 
 
 @njit(cache=True)

@@ -100,6 +100,14 @@ def _uses(weights, seat_strat, seat: int, decision: int, feature: int) -> bool:
 
 
 @njit(cache=True, inline="always")
+def _weighs_rivals(weights, seat_strat, seat: int, decision: int) -> bool:
+    """Whether the seat's strategy weighs blocking the others (blocks or blocks_leader) in ``decision``: only
+    then are the other players' routes needed."""
+    return (_uses(weights, seat_strat, seat, decision, F_BLOCKS)
+            or _uses(weights, seat_strat, seat, decision, F_BLOCKS_LEADER))
+
+
+@njit(cache=True, inline="always")
 def leader_gold(gold, n: int, viewer: int) -> int:
     """Most gold held by any of the n players other than ``viewer``."""
     best = -1
@@ -652,8 +660,7 @@ def _pirate_moves(st: State, seat: int) -> None:
     g = rules[R_GRID]
     bits = cell.shape[0] <= BIT_CELLS
     scored = _scored(kind, seat_strat, seat)
-    rivals = _uses(weights, seat_strat, seat, D_PIRATE, F_BLOCKS) or _uses(weights, seat_strat, seat, D_PIRATE,
-                                                                           F_BLOCKS_LEADER)
+    rivals = _weighs_rivals(weights, seat_strat, seat, D_PIRATE)
     threat = _uses(weights, seat_strat, seat, D_PIRATE, F_THREAT_GAIN)
     me = ship[seat]
     hn = hold_sum(hold, seat)
@@ -730,8 +737,7 @@ def _storm_move(st: State, seat: int) -> None:
         return
     ensure_dist(st)
     n = n_players[0]
-    rivals = _uses(weights, seat_strat, seat, D_STORM, F_BLOCKS) or _uses(weights, seat_strat, seat, D_STORM,
-                                                                          F_BLOCKS_LEADER)
+    rivals = _weighs_rivals(weights, seat_strat, seat, D_STORM)
     _set_targets(rules, sea, land_dist, ship_a, hand_a, hold, gold, target, target_dist, n, seat, rivals)
     g = rules[R_GRID]
     bits = cell.shape[0] <= BIT_CELLS

@@ -12,7 +12,7 @@ from numba import njit
 from sim.core.bits import lowest_bit
 from sim.core.deck import discard_card, draw
 from sim.core.trace import emit
-from sim.sea_trade.board import king_distance
+from sim.sea_trade.board import king_distance, without_obstacles
 from sim.sea_trade.records import (G_PLUNDERS, G_RESHUFFLES, G_STORMS, P_BOUGHT, P_CARGO_LOST, P_PIRATE_MOVES,
                                    P_PLUNDERED, P_PLUNDERS_MADE, P_ROW, P_SALES_GOLD, P_SOLD, P_STORMS, P_WIND)
 from sim.sea_trade.rules import (R_BUY, R_DESIRED, R_GRID, R_HOLD, R_SELL, R_WIN_GOLD, R_WIND_STEPS)
@@ -324,13 +324,9 @@ def storm_options(st: State, k: int) -> int:
     n = cell.shape[0]
     if n <= BIT_CELLS:
         one = np.uint64(1)
-        free = st.masks[MK_SEA]
-        for p in range(pirate.shape[0]):
-            free &= ~(one << np.uint64(pirate[p]))
+        free = without_obstacles(st.masks[MK_SEA], pirate, storm[0])
         for q in range(n_players[0]):
             free &= ~(one << np.uint64(ship[q]))
-        if storm[0] >= 0:
-            free &= ~(one << np.uint64(storm[0]))
         while free != 0:
             options[k, 0] = lowest_bit(free)
             options[k, 1] = 0
