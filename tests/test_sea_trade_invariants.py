@@ -150,33 +150,70 @@ def test_option_generators_agree_with_rule_checks():
             assert _disagreements(st) == 0
 
 
+def _reference_sea(st):
+    """fill_steps over a plain queue BFS around land, pirates and the storm: the expected ``sea`` table."""
+    n = st.cell.shape[0]
+    ref = np.zeros((6, n), np.int64)
+    sea = np.zeros((6, n), np.int64)
+    blocked = (st.cell == LAND) | (st.pirate_at >= 0)
+    if st.storm[0] >= 0:
+        blocked[st.storm[0]] = True
+    for m in range(6):
+        bfs_distances(st.adj, st.degree, blocked, st.market_cell[m], ref[m], st.queue)
+    fill_steps(ref, st.adj, st.degree, sea)
+    return sea
+
+
+def _assert_distances(st, where):
+    """``sea`` equals the reference on water (land is FAR: no ship is ever there) and ``layers`` holds each
+    market's cells layer by layer, ending in an empty layer."""
+    sea = _reference_sea(st)
+    water = st.cell != LAND
+    assert np.array_equal(st.sea[:, water], sea[:, water]), where
+    assert (st.sea[:, ~water] == FAR).all(), where
+    for m in range(6):
+        depth = int(sea[m][water & (sea[m] < FAR)].max())
+        for d in range(depth + 2):
+            cells = np.flatnonzero(water & (sea[m] == d))
+            assert int(st.layers[m, d]) == sum(1 << int(c) for c in cells), (where, m, d)
+
+
+def _move_obstacle(st, rng):
+    """Move a random pirate, or the storm, to a random free sea space (as a Wind or Storm card would)."""
+    free = np.flatnonzero((st.cell == SEA) & (st.pirate_at < 0))
+    free = free[free != st.storm[0]]
+    to = int(rng.choice(free))
+    p = int(rng.integers(0, st.pirate.shape[0] + 1))
+    if p < st.pirate.shape[0]:
+        st.pirate_at[st.pirate[p]] = -1
+        st.pirate[p] = to
+        st.pirate_at[to] = p
+    else:
+        st.storm[0] = to
+    st.misc[M_DIST_DIRTY] = 1
+
+
 def test_bitboard_distances_match_queue_bfs():
-    """ST-SAIL-1, ST-SAIL-3, ST-SAIL-5: the bitboard step table (grids up to 8x8: ``sea``) equals
-    fill_steps over a plain queue BFS around land, pirates and the storm, on random positions of several grid
-    sizes."""
+    """ST-SAIL-1, ST-SAIL-3, ST-SAIL-5: the bitboard step table (grids up to 8x8: ``sea`` and ``layers``)
+    equals fill_steps over a plain queue BFS around land, pirates and the storm: built afresh on random
+    positions of several grid sizes, and kept up to date (only changed entries rewritten) through runs of
+    pirate and storm moves, one to three between rebuilds."""
     rng = np.random.default_rng(8)
     for grid in (8, 5, 7):
         rules = Rules(grid_size=grid, islands=grid + 2, market_spacing=1)
         st = new_state(rules, 3)
         n = grid * grid
-        ref = np.zeros((6, n), np.int64)
-        sea = np.zeros((6, n), np.int64)
-        for gi in range(60):
+        for gi in range(40):
             setup_game(st, 4, gi)
             _scramble(st, rng.integers(0, n, size=200))
             st.misc[M_DIST_DIRTY] = 1
             ensure_dist(st)
-            blocked = (st.cell == LAND) | (st.pirate_at >= 0)
-            if st.storm[0] >= 0:
-                blocked[st.storm[0]] = True
-            for m in range(6):
-                bfs_distances(st.adj, st.degree, blocked, st.market_cell[m], ref[m], st.queue)
-            fill_steps(ref, st.adj, st.degree, sea)
-            assert np.array_equal(st.sea, sea), (grid, gi)
-            for m in range(6):  # layers[m, d]: the cells d sea steps from market m, as a bitboard
-                for d in range(int(sea[m][sea[m] < FAR].max()) + 1):
-                    cells = np.flatnonzero(sea[m] == d)
-                    assert int(st.layers[m, d]) == sum(1 << int(c) for c in cells), (grid, gi, m, d)
+            _assert_distances(st, (grid, gi))
+            for step in range(30):
+                for _ in range(int(rng.integers(1, 4))):
+                    _move_obstacle(st, rng)
+                ensure_dist(st)
+                _assert_distances(st, (grid, gi, step))
 
 
 def _route_features(st, k, placing, seat, bits):

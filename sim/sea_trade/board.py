@@ -9,8 +9,8 @@ from sim.core.bits import lowest_bit
 from sim.core.graph import UNREACHED, bfs_distances
 from sim.core.rng import randint
 from sim.sea_trade.rules import R_GRID, R_ISLANDS, R_PIRATES, R_SPACING
-from sim.sea_trade.state import (BIT_CELLS, DESIRES, DIR_COL, DIR_ROW, LAND, M_DIST_DIRTY, MARKET, MK_NOT_E,
-                                 MK_NOT_W, MK_SEA, MK_WATER, N_MARKETS, SEA, SELLS, State)
+from sim.sea_trade.state import (BIT_CELLS, DESIRES, DIR_COL, DIR_ROW, LAND, M_DIST_DIRTY, MARKET, MK_BUILT,
+                                 MK_NOT_E, MK_NOT_W, MK_SEA, MK_WATER, N_MARKETS, SEA, SELLS, State)
 
 MAX_BOARD_ATTEMPTS = 100_000
 FAR = 99
@@ -166,6 +166,7 @@ def set_board_masks(st: State) -> None:
         return
     masks[MK_SEA] = 0
     masks[MK_WATER] = 0
+    masks[MK_BUILT] = 0
     for c in range(n):
         if cell[c] != LAND:
             masks[MK_WATER] |= np.uint64(1) << np.uint64(c)
@@ -220,7 +221,6 @@ def market_distances(st: State, out, first: int, last: int) -> None:
     degree = st.degree
     blocked = st.blocked
     queue = st.queue
-    layers = st.layers
     n = cell.shape[0]
     if n > BIT_CELLS:
         for m in range(first, last):
@@ -229,7 +229,7 @@ def market_distances(st: State, out, first: int, last: int) -> None:
     g = rules[R_GRID]
     open_bits, not_e, not_w = _bit_masks(blocked, g)
     for m in range(first, last):
-        _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], out, layers, m, False)
+        _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], out, m)
 
 
 @njit(cache=True, inline="always")
@@ -245,10 +245,11 @@ def plan_steps(sea, land_dist, m: int, c: int) -> int:
 
 @njit(cache=True)
 def _bit_step_tables(st: State) -> None:
-    """``sea`` and ``layers`` of every market in one bitboard BFS each (grids up to 8x8).
+    """``sea`` and ``layers`` of every market by bitboard BFS (grids up to 8x8), from scratch on a new board
+    (``MK_BUILT`` 0) and else writing only the entries that changed since the last build.
 
-    The same ``sea`` as market_distances + fill_steps: a blocked space first touched at layer d of the BFS is
-    d sea steps away (the ship steps off it onto a layer d-1 space).
+    The same ``sea`` on water as market_distances + fill_steps: a blocked space first touched at layer d of the
+    BFS is d sea steps away (the ship steps off it onto a layer d-1 space). Land is FAR (no ship is on land).
     """
     rules = st.rules
     market_cell = st.market_cell
@@ -258,16 +259,74 @@ def _bit_step_tables(st: State) -> None:
     sea = st.sea
     layers = st.layers
     g = rules[R_GRID]
-    one = np.uint64(1)
-    not_e = masks[MK_NOT_E]
-    not_w = masks[MK_NOT_W]
-    open_bits = without_obstacles(masks[MK_WATER], pirate, storm[0])
+    water = masks[MK_WATER]
+    fresh = masks[MK_BUILT] == 0
+    open_bits = without_obstacles(water, pirate, storm[0])
     for m in range(N_MARKETS):
-        # Spaces the BFS never touches are cut off by sea: FAR.
-        unseen = (not_e | not_w) & ~_bit_bfs(open_bits, not_e, not_w, g, market_cell[m], sea, layers, m, True)
-        while unseen != 0:
-            sea[m, lowest_bit(unseen)] = FAR
-            unseen &= unseen - one
+        _sea_layers(water, open_bits, masks[MK_NOT_E], masks[MK_NOT_W], g, market_cell[m], sea, layers, m, fresh)
+    masks[MK_BUILT] = open_bits
+
+
+@njit(cache=True, inline="always")
+def _sea_layers(water, open_bits, not_e, not_w, g: int, source: int, sea, layers, m: int, fresh: bool) -> None:
+    """BFS from market m's ``source`` over the ``water`` cells, stepping on from the ``open_bits`` ones:
+    layers[m, d] = the cells d steps away (then a 0 layer), sea[m, c] = d, FAR for the cells never touched.
+
+    Unless ``fresh``, the old layers (up to their 0) are the last build's, so a cell keeps its entry where it
+    stays on its layer: only the cells that moved between layers are written, a few per pirate or storm move.
+    """
+    one = np.uint64(1)
+    n_layers = layers.shape[1]
+    seen = one << np.uint64(source)
+    old_seen = seen
+    old_on = not fresh  # old layers remain to be read (until their terminating 0)
+    if fresh:
+        sea[m, source] = 0
+    layers[m, 0] = seen
+    front = seen
+    d = 0
+    while True:
+        nb = _neighbours(front, not_e, not_w, g) & water & ~seen
+        if nb == 0:
+            break
+        d += 1
+        old = np.uint64(0)
+        if old_on:
+            old = layers[m, d]
+            old_on = old != 0
+            old_seen |= old
+        layers[m, d] = nb
+        seen |= nb
+        front = nb & open_bits
+        moved = nb & ~old
+        while moved != 0:
+            sea[m, lowest_bit(moved)] = d
+            moved &= moved - one
+    j = d + 1
+    while old_on and j < n_layers:  # old layers beyond the new last one: cells now cut off
+        old = layers[m, j]
+        old_on = old != 0
+        old_seen |= old
+        j += 1
+    if d + 1 < n_layers:
+        layers[m, d + 1] = 0
+    cut = (not_e | not_w) & ~seen if fresh else old_seen & ~seen
+    while cut != 0:
+        sea[m, lowest_bit(cut)] = FAR
+        cut &= cut - one
+
+
+@njit(cache=True, inline="always")
+def _neighbours(front, not_e, not_w, g: int):
+    """Bitboard of the 8-neighbourhoods of the cells in ``front`` on a g x g grid (with ``not_e``/``not_w``, the
+    cells having an east / a west neighbour); may include ``front`` itself."""
+    one = np.uint64(1)
+    s1 = np.uint64(g - 1)
+    s = np.uint64(g)
+    s2 = np.uint64(g + 1)
+    fe = front & not_e
+    fw = front & not_w
+    return (fe << one) | (fw >> one) | (front >> s) | (front << s) | (fe >> s1) | (fw >> s2) | (fe << s2) | (fw << s1)
 
 
 @njit(cache=True, inline="always")
@@ -308,45 +367,25 @@ def _bit_masks(blocked, g: int):
 
 
 @njit(cache=True)
-def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, layers, row: int, steps: bool):
-    """Bitboard BFS from ``source`` (which may be blocked) through the cells set in ``open_bits``; returns the
-    bitboard of the cells it touched.
-
-    Without ``steps``: out[row] = steps to every cell through open cells (UNREACHED elsewhere). With ``steps``,
-    out is the ``sea`` table: blocked cells first touched at layer d also get d, and layers[row, d] is the
-    bitboard of the cells at d; the caller fills the untouched ones.
-    """
-    if not steps:
-        for v in range(out.shape[1]):
-            out[row, v] = UNREACHED
+def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, row: int) -> None:
+    """Bitboard BFS from ``source`` (which may be blocked) through the cells set in ``open_bits``:
+    out[row] = steps to every cell (UNREACHED where none)."""
+    for v in range(out.shape[1]):
+        out[row, v] = UNREACHED
     out[row, source] = 0
     one = np.uint64(1)
-    s1 = np.uint64(g - 1)
-    s = np.uint64(g)
-    s2 = np.uint64(g + 1)
-    reach = not_e | not_w if steps else open_bits
     seen = one << np.uint64(source)
-    if steps:
-        layers[row, 0] = seen
     front = seen
     d = 0
     while True:
-        fe = front & not_e
-        fw = front & not_w
-        nb = ((fe << one) | (fw >> one) | (front >> s) | (front << s) | (fe >> s1) | (fw >> s2) | (fe << s2)
-              | (fw << s1))
-        nb &= reach & ~seen
-        if nb == 0:
-            return seen
+        front = _neighbours(front, not_e, not_w, g) & open_bits & ~seen
+        if front == 0:
+            return
         d += 1
-        seen |= nb
-        if steps:
-            layers[row, d] = nb
-        front = nb & open_bits
-        bits = nb
+        seen |= front
+        bits = front
         while bits != 0:
-            c = lowest_bit(bits)
-            out[row, c] = d
+            out[row, lowest_bit(bits)] = d
             bits &= bits - one
 
 

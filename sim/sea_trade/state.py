@@ -59,7 +59,8 @@ MK_SEA = 0  # open sea spaces: no land, no market (where the storm may go)
 MK_WATER = 1  # spaces a ship may cross: sea and markets
 MK_NOT_E = 2  # spaces with an east neighbour
 MK_NOT_W = 3  # spaces with a west neighbour
-N_MASKS = 4
+MK_BUILT = 4  # the open spaces ``sea`` and ``layers`` were built for (0: none yet on this board)
+N_MASKS = 5
 
 DECISIONS = SCHEMA.decisions
 FEATURES = SCHEMA.features
@@ -149,7 +150,7 @@ class State(NamedTuple):
     queue: np.ndarray  # int64 (N,): BFS / candidate scratch
     dist: np.ndarray  # int32 (6, N): BFS scratch of grids over 8x8 (steps around land, storm and pirates)
     land_dist: np.ndarray  # int32 (6, N): sea steps to each market around land only (fixed per board)
-    sea: np.ndarray  # int32 (6, N): sea steps of every cell to each market (refreshed by ensure_dist)
+    sea: np.ndarray  # int32 (6, N): sea steps of every water cell to each market (refreshed by ensure_dist)
     masks: np.ndarray  # uint64 (N_MASKS,): fixed bitboards of the grid and board (MK_*; grids up to 8x8)
     layers: np.ndarray  # uint64 (6, N): bitboard of the cells d sea steps from market m (grids up to 8x8)
     ring: np.ndarray  # uint64 (N, g): bitboard of the cells at Chebyshev distance r from a cell (up to 8x8)
