@@ -62,7 +62,9 @@ class GameSpec:
     player_columns: tuple[Column, ...]
     play_chunk: PlayChunk
     replay: Replay
-    chunk_size: int = 20_000
+    chunk_size: int = 5_000
+    """Games per part (one kernel call, one Parquet file per table). Small enough that the workers finish
+    together: the last part of a run keeps one worker busy alone for a part's time (about 1 s here)."""
     check_rules: Callable[[Any, int], Any] | None = None
     """Optional check of rules against the player count and data files, run before anything is written."""
 
