@@ -18,3 +18,13 @@ def lowest_bit(bits) -> int:
     ``bits &= bits - 1`` visit them in ascending order."""
     b = np.uint64(bits)
     return _DEBRUIJN[((b & (~b + np.uint64(1))) * _DEBRUIJN_MUL) >> np.uint64(58)]
+
+
+@njit(cache=True, inline="always")
+def fill_bits(out, row: int, bits, value) -> None:
+    """out[row, c] = value for every set bit c of the bitboard ``bits`` (a scatter over its cells)."""
+    one = np.uint64(1)
+    bits = np.uint64(bits)
+    while bits != 0:
+        out[row, lowest_bit(bits)] = value
+        bits &= bits - one

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.bits import lowest_bit
+from sim.core.bits import fill_bits
 from sim.core.graph import UNREACHED, bfs_distances
 from sim.core.rng import randint
 from sim.sea_trade.rules import R_GRID, R_ISLANDS, R_PIRATES, R_SPACING
@@ -298,10 +298,7 @@ def _sea_layers(water, open_bits, not_e, not_w, g: int, source: int, sea, layers
         layers[m, d] = nb
         seen |= nb
         front = nb & open_bits
-        moved = nb & ~old
-        while moved != 0:
-            sea[m, lowest_bit(moved)] = d
-            moved &= moved - one
+        fill_bits(sea, m, nb & ~old, d)  # the cells that moved to this layer
     j = d + 1
     while old_on and j < n_layers:  # old layers beyond the new last one: cells now cut off
         old = layers[m, j]
@@ -310,10 +307,7 @@ def _sea_layers(water, open_bits, not_e, not_w, g: int, source: int, sea, layers
         j += 1
     if d + 1 < n_layers:
         layers[m, d + 1] = 0
-    cut = (not_e | not_w) & ~seen if fresh else old_seen & ~seen
-    while cut != 0:
-        sea[m, lowest_bit(cut)] = FAR
-        cut &= cut - one
+    fill_bits(sea, m, (not_e | not_w) & ~seen if fresh else old_seen & ~seen, FAR)  # cut off
 
 
 @njit(cache=True, inline="always")
@@ -383,10 +377,7 @@ def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, row: int) -> Non
             return
         d += 1
         seen |= front
-        bits = front
-        while bits != 0:
-            out[row, lowest_bit(bits)] = d
-            bits &= bits - one
+        fill_bits(out, row, front, d)
 
 
 @njit(cache=True)
