@@ -14,13 +14,14 @@ from sim.core.graph import bfs_distances
 from sim.core.trace import new_trace
 from sim.sea_trade import SPEC, play_chunk
 from sim.sea_trade.board import FAR, ensure_dist, fill_steps
-from sim.sea_trade.engine import (_obstacle_features, _set_targets, leader_gold, pirate_phase, play_game,
-                                  setup_game)
+from sim.sea_trade.engine import (_obstacle_features, _set_targets, check_known_targets, known_sale_target,
+                                  leader_gold, pirate_phase, play_game, setup_game)
 from sim.sea_trade.moves import (check_invariants, pirate_legal, pirate_options, sail_legal, sail_options,
                                  storm_legal, storm_options)
 from sim.sea_trade.rules import Rules
-from sim.sea_trade.state import (CARD_ROW, CARD_WIND0, EV_END_TURN, F_BLOCKS, F_BLOCKS_LEADER, F_SELF_BLOCK,
-                                 F_THREAT_GAIN, F_UNBLOCK, LAND, M_DIST_DIRTY, M_EVENTS, SEA, new_state)
+from sim.sea_trade.state import (CARD_ROW, CARD_WIND0, DESIRES, EV_END_TURN, F_BLOCKS, F_BLOCKS_LEADER,
+                                 F_SELF_BLOCK, F_THREAT_GAIN, F_UNBLOCK, LAND, M_DIST_DIRTY, M_EVENTS, SEA, SELLS,
+                                 new_state)
 from tests.sea_trade_positions import named, table
 
 # (lineup, games, rules): 10,400 games in all, every one checked after every turn.
@@ -49,7 +50,7 @@ def test_invariants_hold_every_turn(lineup, n, rules):
 
 
 def test_invariant_check_can_fail():
-    """The debug check really detects a lost card, an overfull hold and a ship on land."""
+    """The debug check really detects a lost card, an overfull hold, a ship on land and a stale cached market."""
     st = new_state(Rules(), 3)
     setup_game(st, 1, 0)
     assert check_invariants(st, 58) == 0
@@ -62,6 +63,15 @@ def test_invariant_check_can_fail():
     setup_game(st, 1, 0)
     st.ship[2] = int(np.flatnonzero(st.cell == LAND)[0])
     assert check_invariants(st, 58) == 4
+    setup_game(st, 1, 0)
+    ensure_dist(st)
+    st.hold[0, :] = 0
+    st.hold[0, SELLS[0]] = 2  # market 0 never buys these: the sale market is another one
+    assert known_sale_target(st.rules, st.sea, st.land_dist, st.hold, st.ship, st.known_targets, 0) != 0
+    assert check_known_targets(st) == 0
+    st.hold[0, SELLS[0]] = 0
+    st.hold[0, DESIRES[0]] = 2  # market 0 desires these, but the cache was not told (no forget_targets)
+    assert check_known_targets(st) == 10
 
 
 @njit(cache=True)
@@ -240,8 +250,8 @@ def test_bitboard_routes_match_table_check():
             st.gold[:] = rng.integers(0, 4, 4)  # ties for the gold lead are common
             st.misc[M_DIST_DIRTY] = 1
             ensure_dist(st)
-            _set_targets(st.rules, st.sea, st.land_dist, st.ship, st.hand, st.hold, st.gold, st.target,
-                         st.target_dist, 4, 0, True)
+            _set_targets(st.rules, st.sea, st.land_dist, st.ship, st.hand, st.hold, st.gold, st.known_targets,
+                         st.target, st.target_dist, 4, 0, True)
             seat = gi % 4
             for placing, k in ((True, storm_options(st, 0)), (False, pirate_options(st, 0, 0))):
                 fast = _route_features(st, k, placing, seat, True)

@@ -10,7 +10,7 @@ from sim.core.graph import UNREACHED, bfs_distances
 from sim.core.rng import randint
 from sim.sea_trade.rules import R_GRID, R_ISLANDS, R_PIRATES, R_SPACING
 from sim.sea_trade.state import (BIT_CELLS, DESIRES, DIR_COL, DIR_ROW, LAND, M_DIST_DIRTY, MARKET, MK_BUILT,
-                                 MK_NOT_E, MK_NOT_W, MK_SEA, MK_WATER, N_MARKETS, SEA, SELLS, State)
+                                 MK_NOT_E, MK_NOT_W, MK_SEA, MK_WATER, N_MARKETS, SEA, SELLS, STALE, State)
 
 MAX_BOARD_ATTEMPTS = 100_000
 FAR = 99
@@ -205,6 +205,8 @@ def _rebuild_dist(st: State) -> None:
             blocked[storm[0]] = True
         market_distances(st, dist, 0, N_MARKETS)
         fill_steps(dist, adj, degree, sea)
+    known_targets = st.known_targets
+    known_targets[:, :] = STALE  # the players' best markets depend on the distances
     misc[M_DIST_DIRTY] = 0
 
 
@@ -315,12 +317,9 @@ def _neighbours(front, not_e, not_w, g: int):
     """Bitboard of the 8-neighbourhoods of the cells in ``front`` on a g x g grid (with ``not_e``/``not_w``, the
     cells having an east / a west neighbour); may include ``front`` itself."""
     one = np.uint64(1)
-    s1 = np.uint64(g - 1)
     s = np.uint64(g)
-    s2 = np.uint64(g + 1)
-    fe = front & not_e
-    fw = front & not_w
-    return (fe << one) | (fw >> one) | (front >> s) | (front << s) | (fe >> s1) | (fw >> s2) | (fe << s2) | (fw << s1)
+    row = front | ((front & not_e) << one) | ((front & not_w) >> one)  # each cell with its east and west
+    return row | (row << s) | (row >> s)  # ... and the rows above and below
 
 
 @njit(cache=True, inline="always")

@@ -21,8 +21,8 @@ from sim.core.rng import seed_game, shuffle
 from sim.core.structs import borrow
 from sim.sea_trade.board import FAR, ensure_dist, generate_board, plan_steps
 from sim.sea_trade.moves import (apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm, buy_limit,
-                                 check_invariants, draw_card, ev, hand_sum, held_winds, hold_sum, hold_value,
-                                 market_price, pirate_options, sail_options, storm_options)
+                                 check_invariants, draw_card, ev, forget_targets, hand_sum, held_winds, hold_sum,
+                                 hold_value, market_price, pirate_options, sail_options, storm_options)
 from sim.sea_trade.records import (END_TIMEOUT, END_WIN, G_DECISIONS, G_END, G_ROUNDS, G_TRADES, G_TURNS,
                                    G_WINNER, P_GOLD_R10, P_GOLD_R20, P_MAX_HAND, P_OFFERS, P_RANK, P_SCORE,
                                    P_START, P_START_DIST, P_TRADES, P_TURNS, P_WON)
@@ -35,8 +35,8 @@ from sim.sea_trade.state import (BIT_CELLS, CARD_ROW, CARD_STORM, CARD_WIND0, D_
                                  F_DANGER, F_GOLD, F_GUARD, F_HAND_SIZE, F_MY_GAIN, F_PARTNER_GAIN,
                                  F_PARTNER_LEADER, F_PASS, F_PLUNDER_CARDS, F_PLUNDER_LEADER, F_REGRET, F_ROW,
                                  F_SALE_DIST, F_SALE_GAIN, F_SELF_BLOCK, F_STEPS, F_THREAT_GAIN, F_UNBLOCK, F_WIN,
-                                 F_WIND, LAND, MARKET, M_ERROR_GAME, M_EVENTS, M_ROUND, M_WINNER, N_COMMODITIES,
-                                 N_MARKETS, RANDOM_KIND, SELLS, SPAN_HI, SPAN_LO, State)
+                                 F_WIND, LAND, MARKET, M_DIST_DIRTY, M_ERROR_GAME, M_EVENTS, M_ROUND, M_WINNER,
+                                 N_COMMODITIES, N_MARKETS, RANDOM_KIND, SELLS, SPAN_HI, SPAN_LO, STALE, State)
 from strategies.core import choose
 
 GOLD_PER_STEP = 0.3
@@ -165,6 +165,49 @@ def buy_target(rules, sea, land_dist, hand, hold, gold, q: int, at: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def known_sale_target(rules, sea, land_dist, hold, ship, known_targets, q: int) -> int:
+    """``sale_target`` of q's ship, cached in ``known_targets`` until q's hold or ship or the distances change."""
+    t = known_targets[q, 0]
+    if t == STALE:
+        t = sale_target(rules, sea, land_dist, hold, q, ship[q])
+        known_targets[q, 0] = t
+    return t
+
+
+@njit(cache=True, inline="always")
+def known_buy_target(rules, sea, land_dist, hand, hold, gold, ship, known_targets, q: int) -> int:
+    """``buy_target`` of q's ship, cached like ``known_sale_target``."""
+    t = known_targets[q, 1]
+    if t == STALE:
+        t = buy_target(rules, sea, land_dist, hand, hold, gold, q, ship[q])
+        known_targets[q, 1] = t
+    return t
+
+
+@njit(cache=True)
+def check_known_targets(st: State) -> int:
+    """Invariant 10 (debug runs): 0 if every cached sale and buy market equals a fresh computation, else 10."""
+    rules = st.rules
+    sea = st.sea
+    land_dist = st.land_dist
+    ship = st.ship
+    hand = st.hand
+    hold = st.hold
+    gold = st.gold
+    known_targets = st.known_targets
+    if st.misc[M_DIST_DIRTY] != 0:
+        return 0  # the next ensure_dist forgets them all
+    for q in range(st.n_players[0]):
+        t = known_targets[q, 0]
+        if t != STALE and t != sale_target(rules, sea, land_dist, hold, q, ship[q]):
+            return 10
+        t = known_targets[q, 1]
+        if t != STALE and t != buy_target(rules, sea, land_dist, hand, hold, gold, q, ship[q]):
+            return 10
+    return 0
+
+
+@njit(cache=True, inline="always")
 def best_value(desired: int, normal: int, sea, land_dist, at: int, c: int, exclude: int) -> float:
     """Best distance-discounted price a ship on ``at`` could get for one card of c at a market but ``exclude``."""
     best = 0.0
@@ -184,8 +227,8 @@ def best_value(desired: int, normal: int, sea, land_dist, at: int, c: int, exclu
 
 
 @njit(cache=True, inline="always")
-def _set_targets(rules, sea, land_dist, ship, hand, hold, gold, target, target_dist, n: int, seat: int,
-                 rivals: bool) -> None:
+def _set_targets(rules, sea, land_dist, ship, hand, hold, gold, known_targets, target, target_dist, n: int,
+                 seat: int, rivals: bool) -> None:
     """Refresh the route target and its current sea distance of the seat and, with ``rivals``, of every other
     player (for the blocking features).
 
@@ -194,9 +237,9 @@ def _set_targets(rules, sea, land_dist, ship, hand, hold, gold, target, target_d
     for q in range(n):
         if q != seat and not rivals:
             continue
-        t = sale_target(rules, sea, land_dist, hold, q, ship[q])
+        t = known_sale_target(rules, sea, land_dist, hold, ship, known_targets, q)
         if t < 0:
-            t = buy_target(rules, sea, land_dist, hand, hold, gold, q, ship[q])
+            t = known_buy_target(rules, sea, land_dist, hand, hold, gold, ship, known_targets, q)
         target[q] = t
         target_dist[q] = sea[t, ship[q]] if t >= 0 else FAR
 
@@ -312,18 +355,16 @@ def _pirate_features(features, options, pirate, k: int, cell, ship, hold, gold, 
         cards = hold_sum(hold, q)
         leader = gold[q] == lead
         at_sea = threat and cell[c] != MARKET
-        for i in range(k):
+        for i in range(k):  # arithmetic on the conditions, not branches: their outcomes are unpredictable
             frm = pirate[options[i, 0]]
             to = options[i, 2]
-            if c == to:
-                features[F_PLUNDER_CARDS, i] += cards
-                if leader:
-                    features[F_PLUNDER_LEADER, i] = 1.0
+            hit = c == to
+            features[F_PLUNDER_CARDS, i] += cards * hit
+            features[F_PLUNDER_LEADER, i] = 1.0 if hit & leader else features[F_PLUNDER_LEADER, i]
             if at_sea:
-                if c != to and king[to, c] <= THREAT_RANGE:
-                    features[F_THREAT_GAIN, i] += cards
-                if king[frm, c] <= THREAT_RANGE:
-                    features[F_THREAT_GAIN, i] -= cards
+                near_after = (c != to) & (king[to, c] <= THREAT_RANGE)
+                near_before = king[frm, c] <= THREAT_RANGE
+                features[F_THREAT_GAIN, i] += cards * (int(near_after) - int(near_before))
     if exposed:
         me = ship[seat]
         for i in range(k):
@@ -397,8 +438,9 @@ def sail_decision(st: State, seat: int) -> bool:
         apply_sail(st, seat, options[ch, 0], options[ch, 1], options[ch, 2])
         return True
     frm = ship[seat]
-    ts = sale_target(rules, sea, land_dist, hold, seat, ship[seat])
-    tb = buy_target(rules, sea, land_dist, hand, hold, gold, seat, ship[seat])
+    known_targets = st.known_targets
+    ts = known_sale_target(rules, sea, land_dist, hold, ship, known_targets, seat)
+    tb = known_buy_target(rules, sea, land_dist, hand, hold, gold, ship, known_targets, seat)
     ds0 = plan_steps(sea, land_dist, ts, frm) if ts >= 0 else 0
     db0 = plan_steps(sea, land_dist, tb, frm) if tb >= 0 else 0
     hn = hold_sum(hold, seat)
@@ -422,11 +464,10 @@ def sail_decision(st: State, seat: int) -> bool:
         # danger: a ship ending on c (staying on frm for the pass row) could be plundered by a pirate's next
         # Wind card (within THREAT_RANGE, not in a market).
         c = options[i, 1] if i < k else frm
-        if cell[c] != MARKET:
-            for p in range(pirate.shape[0]):
-                if king[c, pirate[p]] <= THREAT_RANGE:
-                    features[F_DANGER, i] = hn
-                    break
+        near = False
+        for p in range(pirate.shape[0]):  # no early exit: a fixed trip count, no branch to mispredict
+            near |= king[c, pirate[p]] <= THREAT_RANGE
+        features[F_DANGER, i] = hn if near and cell[c] != MARKET else 0.0
     ch = _decide(st, seat, D_SAIL, k + 1)
     if ch == k:
         return False
@@ -504,6 +545,31 @@ def _hold_gain(desired: int, normal: int, t: int, give: int, get: int) -> float:
     return float(market_price(desired, normal, t, get) - market_price(desired, normal, t, give))
 
 
+@njit(cache=True, inline="always")
+def _commodity_bits(counts, q: int) -> int:
+    """The commodities of which q has at least one card in ``counts`` (a hold or the hand), as bits."""
+    bits = 0
+    for c in range(N_COMMODITIES):
+        bits |= (counts[q, c] > 0) << c
+    return bits
+
+
+@njit(cache=True, inline="always")
+def _put_swap(options, features, k: int, legal: int, q: int, a: int, b: int, where: int, mine: float,
+              theirs: float, lead: float) -> int:
+    """Write the swap of the seat's ``a`` for q's ``b`` (``where``: 0 holds, 1 hands) as option row k; return
+    k + ``legal`` (0 or 1), the next free row."""
+    options[k, 0] = q
+    options[k, 1] = a
+    options[k, 2] = b
+    options[k, 3] = where
+    features[F_MY_GAIN, k] = mine
+    features[F_PARTNER_GAIN, k] = theirs
+    features[F_PARTNER_LEADER, k] = lead
+    features[F_PASS, k] = 0.0
+    return k + legal
+
+
 @njit(cache=True)
 def offer_decision(st: State, seat: int) -> None:
     """ST-TRADE-1: offer one 1-for-1 swap (hold-hold or hand-hand) to an adjacent ship; the partner accepts or not.
@@ -534,6 +600,7 @@ def _offer(st: State, seat: int) -> None:
     hand = st.hand
     hold = st.hold
     gold = st.gold
+    known_targets = st.known_targets
     features = st.features
     options = st.options
     games = st.games
@@ -549,45 +616,28 @@ def _offer(st: State, seat: int) -> None:
         if q == seat or king[me, ship[q]] > 1:
             continue
         if tm == NOT_YET:
-            tm = sale_target(rules, sea, land_dist, hold, seat, ship[seat])
-        tq = sale_target(rules, sea, land_dist, hold, q, ship[q])
+            tm = known_sale_target(rules, sea, land_dist, hold, ship, known_targets, seat)
+        tq = known_sale_target(rules, sea, land_dist, hold, ship, known_targets, q)
         lead = 1.0 if gold[q] == leader_gold(gold, n, seat) else 0.0
-        mine_any = 0  # commodities each side holds in hold or hand, as bits: most pairs are skipped at once
-        theirs_any = 0
-        for c in range(N_COMMODITIES):
-            if hold[seat, c] > 0 or hand[seat, c] > 0:
-                mine_any |= 1 << c
-            if hold[q, c] > 0 or hand[q, c] > 0:
-                theirs_any |= 1 << c
-        mask_a = mine_any
+        # The commodities each side has in hold and in hand, as bits: most pairs are skipped at once, and each
+        # pair's two swaps are written as rows that count only when legal (no unpredictable branch).
+        my_hold = _commodity_bits(hold, seat)
+        my_hand = _commodity_bits(hand, seat)
+        their_hold = _commodity_bits(hold, q)
+        their_hand = _commodity_bits(hand, q)
+        mask_a = my_hold | my_hand
         while mask_a != 0:
             a = lowest_bit(mask_a)
             mask_a &= mask_a - 1
-            mask_b = theirs_any & ~(1 << a)
+            mask_b = (their_hold | their_hand) & ~(1 << a)
             while mask_b != 0:
                 b = lowest_bit(mask_b)
                 mask_b &= mask_b - 1
-                for where in range(2):
-                    if where == 0:
-                        if hold[seat, a] == 0 or hold[q, b] == 0:
-                            continue
-                        mine = _hold_gain(desired, normal, tm, a, b)
-                        theirs = _hold_gain(desired, normal, tq, b, a)
-                    else:
-                        if hand[seat, a] == 0 or hand[q, b] == 0:
-                            continue
-                        # Hand cards are worth more in sets: one market visit buys them all.
-                        mine = 0.5 * (hand[seat, b] - hand[seat, a] + 1)
-                        theirs = 0.5 * (hand[q, a] - hand[q, b] + 1)
-                    options[k, 0] = q
-                    options[k, 1] = a
-                    options[k, 2] = b
-                    options[k, 3] = where
-                    features[F_MY_GAIN, k] = mine
-                    features[F_PARTNER_GAIN, k] = theirs
-                    features[F_PARTNER_LEADER, k] = lead
-                    features[F_PASS, k] = 0.0
-                    k += 1
+                k = _put_swap(options, features, k, (my_hold >> a) & (their_hold >> b) & 1, q, a, b, 0,
+                              _hold_gain(desired, normal, tm, a, b), _hold_gain(desired, normal, tq, b, a), lead)
+                # Hand cards are worth more in sets: one market visit buys them all.
+                k = _put_swap(options, features, k, (my_hand >> a) & (their_hand >> b) & 1, q, a, b, 1,
+                              0.5 * (hand[seat, b] - hand[seat, a] + 1), 0.5 * (hand[q, a] - hand[q, b] + 1), lead)
     if k == 0:
         return
     _pass_option(features, D_OFFER, k)
@@ -610,6 +660,8 @@ def _offer(st: State, seat: int) -> None:
     ev(st, seat, EV_OFFER, q, a, b, where, 1 if accepted else 0)
     if not accepted:
         return
+    forget_targets(known_targets, seat)
+    forget_targets(known_targets, q)
     if where == 0:
         hold[seat, a] -= 1
         hold[q, a] += 1
@@ -652,6 +704,7 @@ def _pirate_moves(st: State, seat: int) -> None:
     hand = st.hand
     hold = st.hold
     gold = st.gold
+    known_targets = st.known_targets
     target = st.target
     target_dist = st.target_dist
     features = st.features
@@ -676,7 +729,8 @@ def _pirate_moves(st: State, seat: int) -> None:
                 return
             apply_pirate(st, seat, options[ch, 0], options[ch, 1], options[ch, 2])
             continue
-        _set_targets(rules, sea, land_dist, ship, hand, hold, gold, target, target_dist, n, seat, rivals)
+        _set_targets(rules, sea, land_dist, ship, hand, hold, gold, known_targets, target, target_dist, n, seat,
+                     rivals)
         lead = leader_gold(gold, n, seat)
         hand_n = hand_sum(hand, seat)
         _pirate_features(features, options, pirate, k, cell, ship, hold, gold, king, n, seat, lead, hn, exposed,
@@ -723,6 +777,7 @@ def _storm_move(st: State, seat: int) -> None:
     hand_a = st.hand
     hold = st.hold
     gold = st.gold
+    known_targets = st.known_targets
     target = st.target
     target_dist = st.target_dist
     features = st.features
@@ -738,7 +793,8 @@ def _storm_move(st: State, seat: int) -> None:
     ensure_dist(st)
     n = n_players[0]
     rivals = _weighs_rivals(weights, seat_strat, seat, D_STORM)
-    _set_targets(rules, sea, land_dist, ship_a, hand_a, hold, gold, target, target_dist, n, seat, rivals)
+    _set_targets(rules, sea, land_dist, ship_a, hand_a, hold, gold, known_targets, target, target_dist, n, seat,
+                 rivals)
     g = rules[R_GRID]
     bits = cell.shape[0] <= BIT_CELLS
     me = ship_a[seat]
@@ -894,6 +950,8 @@ def play_game(st: State, game_index: int, seed: int, debug: bool) -> int:
             won = play_turn(st, s)
             if debug:
                 code = check_invariants(st, deck_size)
+                if code == 0:
+                    code = check_known_targets(st)
                 if code != 0:
                     return code
             if won:

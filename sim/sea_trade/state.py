@@ -45,6 +45,9 @@ SEA = 0
 LAND = 1
 MARKET = 2
 
+STALE = -2
+"""A ``known_targets`` entry to recompute: the player's ship, hand, hold or gold, or the sea distances, changed."""
+
 # misc[] slots.
 M_DIST_DIRTY = 0
 M_EVENTS = 1
@@ -157,6 +160,7 @@ class State(NamedTuple):
     start_dist: np.ndarray  # int64 (6,): land-only steps from market m to the market desiring its commodity
     target: np.ndarray  # int64 (P,): scratch route target per player
     target_dist: np.ndarray  # int64 (P,): scratch sea steps of each player to its target
+    known_targets: np.ndarray  # int64 (P, 2): each player's sale and buy market, STALE once its inputs change
     features: np.ndarray  # float64 (N_FEATURES, max_options): column i holds option i's features
     scores: np.ndarray  # float64 (max_options,): scratch of strategies.core.choose
     options: np.ndarray  # int64 (max_options, 4)
@@ -241,6 +245,7 @@ def new_state(rules: Rules, n_players: int, table: StrategyTable | None = None,
         start_dist=np.zeros(N_MARKETS, np.int64),
         target=np.zeros(p, np.int64),
         target_dist=np.zeros(p, np.int64),
+        known_targets=np.full((p, 2), STALE, np.int64),
         features=np.zeros((N_FEATURES, k), np.float64),
         scores=np.zeros(k, np.float64),
         options=np.zeros((k, 4), np.int64),
