@@ -22,6 +22,9 @@ from numba import njit
 from sim.core.errors import PlaytestError
 from sim.core.rng import randint, uniform
 
+TIE = 1e-12
+"""Options scoring within this of the best are tied: the strategy picks one of them uniformly at random."""
+
 POLICY_RANDOM = 0
 POLICY_WEIGHTS = 1
 POLICY_KINDS = {"random": POLICY_RANDOM, "weights": POLICY_WEIGHTS}
@@ -199,21 +202,40 @@ def choose(
         return randint(rng, n_opt)
     temperature = params[strat, P_TEMPERATURE]
     span_scores(weights, strat, decision, features, lo, hi, n_opt, scores)
-    best = 0
     best_score = -np.inf
-    ties = 0
     for i in range(n_opt):
-        sc = scores[i]
-        if sc > best_score + 1e-12:
-            best_score = sc
-            best = i
-            ties = 1
-        elif sc >= best_score - 1e-12:
-            ties += 1
-            if randint(rng, ties) == 0:
-                best = i
-    if temperature <= 0.0:
-        return best
+        best_score = max(best_score, scores[i])
+    if temperature > 0.0:
+        return softmax_pick(scores, n_opt, best_score, temperature, rng)
+    return tied_pick(scores, n_opt, best_score - TIE, rng)
+
+
+@njit(cache=True, inline="always")
+def tied_pick(scores: np.ndarray, n_opt: int, floor: float, rng: np.ndarray) -> int:
+    """A uniformly random one of the options scoring at least ``floor`` (the best score less TIE): one
+    random draw, and only when there is a tie (the many-way ties of options alike are common: storm
+    placements, equivalent moves)."""
+    ties = 0
+    first = 0
+    for i in range(n_opt):  # counted without branches: which options tie is unpredictable
+        tie = scores[i] >= floor
+        first = i if tie and ties == 0 else first
+        ties += tie
+    if ties == 1:
+        return first
+    r = randint(rng, ties)
+    for i in range(first, n_opt):
+        if scores[i] >= floor:
+            if r == 0:
+                return i
+            r -= 1
+    return first
+
+
+@njit(cache=True)
+def softmax_pick(scores: np.ndarray, n_opt: int, best_score: float, temperature: float, rng: np.ndarray) -> int:
+    """Sample option i with probability proportional to exp(scores[i] / temperature) (``choose`` with a
+    temperature; a call, not inlined: the greedy strategies keep only the short greedy code in every decision)."""
     total = 0.0
     for i in range(n_opt):
         total += np.exp((scores[i] - best_score) / temperature)

@@ -73,13 +73,19 @@ def test_choose_weights_random_and_softmax():
 
 
 def test_choose_breaks_ties_at_random():
+    """Options tied for the best score are picked uniformly; a unique best costs no random draw."""
     table = _registry().table(["greedy"])
-    feats = np.array([[2.0, 0.0], [2.0, 0.0], [1.0, 0.0]]).T.copy()  # features x options
+    feats = np.array([[2.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 0.0], [0.0, 0.0]]).T.copy()  # features x options
     s = new_state()
     seed_game(s, 0, 0)
-    picks = np.bincount([choose(table.kind, table.params, table.weights, 0, 0, feats, 0, 2, 3, s, np.zeros(3)) for _ in range(4000)],
-                        minlength=3)
-    assert picks[2] == 0 and abs(picks[0] - picks[1]) < 300
+    picks = np.bincount([choose(table.kind, table.params, table.weights, 0, 0, feats, 0, 2, 5, s, np.zeros(5))
+                         for _ in range(6000)], minlength=5)
+    assert picks[1] == 0 and picks[4] == 0
+    assert picks[[0, 2, 3]].min() > 1800
+    feats[0, 3] = 2.5
+    before = s.copy()
+    assert choose(table.kind, table.params, table.weights, 0, 0, feats, 0, 2, 5, s, np.zeros(5)) == 3
+    assert np.array_equal(s, before)
 
 
 def test_registry_rejects_unknown_names():
