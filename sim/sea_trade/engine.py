@@ -555,19 +555,36 @@ def _commodity_bits(counts, q: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _put_swap(options, features, k: int, legal: int, q: int, a: int, b: int, where: int, mine: float,
-              theirs: float, lead: float) -> int:
-    """Write the swap of the seat's ``a`` for q's ``b`` (``where``: 0 holds, 1 hands) as option row k; return
-    k + ``legal`` (0 or 1), the next free row."""
-    options[k, 0] = q
-    options[k, 1] = a
-    options[k, 2] = b
-    options[k, 3] = where
-    features[F_MY_GAIN, k] = mine
-    features[F_PARTNER_GAIN, k] = theirs
-    features[F_PARTNER_LEADER, k] = lead
-    features[F_PASS, k] = 0.0
-    return k + legal
+def _put_swaps(options, features, k: int, mine: int, theirs: int, q: int, where: int, hand, seat: int, tm: int,
+               tq: int, desired: int, normal: int, lead: float) -> int:
+    """Append as options from row k every swap of a seat's commodity in ``mine`` for a different one of q's in
+    ``theirs`` (bit sets of the holds, ``where`` 0, or of the hands, 1) with its gains; return the next free row.
+
+    Hold gains are price differences at each side's sale market (tm, tq); hand cards are worth more in sets (one
+    market visit buys them all), so a hand swap gains by how much it evens out the receiver's hand.
+    """
+    mask_a = mine
+    while mask_a != 0:
+        a = lowest_bit(mask_a)
+        mask_a &= mask_a - 1
+        mask_b = theirs & ~(1 << a)
+        while mask_b != 0:
+            b = lowest_bit(mask_b)
+            mask_b &= mask_b - 1
+            options[k, 0] = q
+            options[k, 1] = a
+            options[k, 2] = b
+            options[k, 3] = where
+            if where == 0:
+                features[F_MY_GAIN, k] = _hold_gain(desired, normal, tm, a, b)
+                features[F_PARTNER_GAIN, k] = _hold_gain(desired, normal, tq, b, a)
+            else:
+                features[F_MY_GAIN, k] = 0.5 * (hand[seat, b] - hand[seat, a] + 1)
+                features[F_PARTNER_GAIN, k] = 0.5 * (hand[q, a] - hand[q, b] + 1)
+            features[F_PARTNER_LEADER, k] = lead
+            features[F_PASS, k] = 0.0
+            k += 1
+    return k
 
 
 @njit(cache=True)
@@ -619,25 +636,11 @@ def _offer(st: State, seat: int) -> None:
             tm = known_sale_target(rules, sea, land_dist, hold, ship, known_targets, seat)
         tq = known_sale_target(rules, sea, land_dist, hold, ship, known_targets, q)
         lead = 1.0 if gold[q] == leader_gold(gold, n, seat) else 0.0
-        # The commodities each side has in hold and in hand, as bits: most pairs are skipped at once, and each
-        # pair's two swaps are written as rows that count only when legal (no unpredictable branch).
-        my_hold = _commodity_bits(hold, seat)
-        my_hand = _commodity_bits(hand, seat)
-        their_hold = _commodity_bits(hold, q)
-        their_hand = _commodity_bits(hand, q)
-        mask_a = my_hold | my_hand
-        while mask_a != 0:
-            a = lowest_bit(mask_a)
-            mask_a &= mask_a - 1
-            mask_b = (their_hold | their_hand) & ~(1 << a)
-            while mask_b != 0:
-                b = lowest_bit(mask_b)
-                mask_b &= mask_b - 1
-                k = _put_swap(options, features, k, (my_hold >> a) & (their_hold >> b) & 1, q, a, b, 0,
-                              _hold_gain(desired, normal, tm, a, b), _hold_gain(desired, normal, tq, b, a), lead)
-                # Hand cards are worth more in sets: one market visit buys them all.
-                k = _put_swap(options, features, k, (my_hand >> a) & (their_hand >> b) & 1, q, a, b, 1,
-                              0.5 * (hand[seat, b] - hand[seat, a] + 1), 0.5 * (hand[q, a] - hand[q, b] + 1), lead)
+        # Hold swaps, then hand swaps: pairs (a, b) of different commodities, a the seat's and b q's, from bit sets.
+        k = _put_swaps(options, features, k, _commodity_bits(hold, seat), _commodity_bits(hold, q), q, 0, hand, seat,
+                       tm, tq, desired, normal, lead)
+        k = _put_swaps(options, features, k, _commodity_bits(hand, seat), _commodity_bits(hand, q), q, 1, hand, seat,
+                       tm, tq, desired, normal, lead)
     if k == 0:
         return
     _pass_option(features, D_OFFER, k)
