@@ -336,43 +336,39 @@ def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: 
 
 
 @njit(cache=True, inline="always")
-def _pirate_features(features, options, pirate, k: int, cell, ship, hold, gold, king, n: int, seat: int,
+def _pirate_features(features, options, pirate, k: int, cell, ship, hold, gold, king, cargo, n: int, seat: int,
                      lead: int, hn: int, exposed: bool, threat: bool) -> None:
     """Fill plunder_cards / plunder_leader / threat_gain / guard of pirate moves 0..k-1 (pirate, card, to, steps).
 
     threat_gain: opponents' hold cards (ships outside markets) within THREAT_RANGE of the pirate after the move
     (not counting the ships it plunders) minus before it; left 0 without ``threat`` (a strategy that ignores it).
+    ``cargo`` is scratch for each player's hold cards at risk: 0 for the seat and for a ship in a market (which no
+    pirate enters).
     """
-    for i in range(k):
-        features[F_PLUNDER_CARDS, i] = 0.0
-        features[F_PLUNDER_LEADER, i] = 0.0
-        features[F_THREAT_GAIN, i] = 0.0
-        features[F_GUARD, i] = 0.0
-    for q in range(n):  # players outside, options inside: each hold is summed once per decision
-        if q == seat:
-            continue
-        c = ship[q]
-        cards = hold_sum(hold, q)
-        leader = gold[q] == lead
-        at_sea = threat and cell[c] != MARKET
-        for i in range(k):  # arithmetic on the conditions, not branches: their outcomes are unpredictable
-            frm = pirate[options[i, 0]]
-            to = options[i, 2]
+    for q in range(n):
+        cargo[q] = hold_sum(hold, q) if q != seat and cell[ship[q]] != MARKET else 0
+    me = ship[seat]
+    for i in range(k):  # sums in registers; arithmetic on the conditions, not branches (unpredictable outcomes)
+        frm = pirate[options[i, 0]]
+        to = options[i, 2]
+        plunder = 0
+        leader_hit = False
+        gain = 0
+        for q in range(n):
+            c = ship[q]
             hit = c == to
-            features[F_PLUNDER_CARDS, i] += cards * hit
-            features[F_PLUNDER_LEADER, i] = 1.0 if hit & leader else features[F_PLUNDER_LEADER, i]
-            if at_sea:
+            plunder += cargo[q] * hit
+            leader_hit |= hit & (q != seat) & (gold[q] == lead)
+            if threat:
                 near_after = (c != to) & (king[to, c] <= THREAT_RANGE)
-                near_before = king[frm, c] <= THREAT_RANGE
-                features[F_THREAT_GAIN, i] += cards * (int(near_after) - int(near_before))
-    if exposed:
-        me = ship[seat]
-        for i in range(k):
-            frm = pirate[options[i, 0]]
-            to = options[i, 2]
-            before = 1 if king[frm, me] <= THREAT_RANGE else 0
-            after = 1 if king[to, me] <= THREAT_RANGE else 0
-            features[F_GUARD, i] = hn * (before - after)
+                gain += cargo[q] * (int(near_after) - int(king[frm, c] <= THREAT_RANGE))
+        features[F_PLUNDER_CARDS, i] = plunder
+        features[F_PLUNDER_LEADER, i] = 1.0 if leader_hit else 0.0
+        features[F_THREAT_GAIN, i] = gain
+        guard = 0
+        if exposed:
+            guard = hn * (int(king[frm, me] <= THREAT_RANGE) - int(king[to, me] <= THREAT_RANGE))
+        features[F_GUARD, i] = guard
 
 
 # ----------------------------------------------------------------------------------------------- decisions
@@ -736,8 +732,8 @@ def _pirate_moves(st: State, seat: int) -> None:
                      rivals)
         lead = leader_gold(gold, n, seat)
         hand_n = hand_sum(hand, seat)
-        _pirate_features(features, options, pirate, k, cell, ship, hold, gold, king, n, seat, lead, hn, exposed,
-                         threat)
+        _pirate_features(features, options, pirate, k, cell, ship, hold, gold, king, st.cargo, n, seat, lead, hn,
+                         exposed, threat)
         _obstacle_features(features, options, pirate, k, False, -1, gold, ship, sea, land_dist, king, layers, ring,
                            bits, g, target, target_dist, n, seat, lead, rivals)
         for i in range(k):

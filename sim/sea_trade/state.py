@@ -161,6 +161,7 @@ class State(NamedTuple):
     target: np.ndarray  # int64 (P,): scratch route target per player
     target_dist: np.ndarray  # int64 (P,): scratch sea steps of each player to its target
     known_targets: np.ndarray  # int64 (P, 2): each player's sale and buy market, STALE once its inputs change
+    cargo: np.ndarray  # int64 (P,): scratch of the pirate facts, each opponent's hold cards at sea
     features: np.ndarray  # float64 (N_FEATURES, max_options): column i holds option i's features
     scores: np.ndarray  # float64 (max_options,): scratch of strategies.core.choose
     options: np.ndarray  # int64 (max_options, 4)
@@ -246,6 +247,7 @@ def new_state(rules: Rules, n_players: int, table: StrategyTable | None = None,
         target=np.zeros(p, np.int64),
         target_dist=np.zeros(p, np.int64),
         known_targets=np.full((p, 2), STALE, np.int64),
+        cargo=np.zeros(p, np.int64),
         features=np.zeros((N_FEATURES, k), np.float64),
         scores=np.zeros(k, np.float64),
         options=np.zeros((k, 4), np.int64),
