@@ -140,8 +140,8 @@ def sail_options(st: State, seat: int, k: int) -> int:
 @njit(cache=True, inline="always")
 def _put_option(options, k: int, legal: bool, a: int, b: int, c: int, d: int) -> int:
     """Write option row k = (a, b, c, d) and return the next free row: k + 1 if ``legal``, else k (the row is
-    scratch for the next candidate). Enumerating without a branch per candidate, whose outcome the processor
-    cannot predict, makes the move generators about twice as fast; ``max_options`` counts every candidate.
+    scratch for the next candidate). Enumerating without a branch per candidate spares the mispredictions of
+    branches whose outcomes follow the board; ``max_options`` counts every candidate, so the rows exist.
 
     A candidate past the board edge has cell -1: its table reads wrap to the last cell, harmlessly, since it is
     never legal.
