@@ -133,7 +133,7 @@ def sail_options(st: State, seat: int, k: int) -> int:
             c = nbr[c, d]
             on = on & (c >= 0) & (cell[c] != LAND) & (c != storm_c) & (pirate_at[c] < 0)  # ST-SAIL-3
             k = _put_option(options, k, on, CARD_WIND0 + d, c, steps, d)
-            on = on & (cell[c] != MARKET)
+            on = on & (cell[c] != MARKET)  # ST-SAIL-4: a move ends on entering a market
     return k
 
 
