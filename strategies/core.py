@@ -229,7 +229,7 @@ def tied_pick(scores: np.ndarray, n_opt: int, floor: float, rng: np.ndarray) -> 
             if r == 0:
                 return i
             r -= 1
-    return first
+    return first  # not reached (r < ties); numba needs a return on every path
 
 
 @njit(cache=True)

@@ -21,8 +21,8 @@ from sim.core.rng import seed_game, shuffle
 from sim.core.structs import borrow
 from sim.sea_trade.board import FAR, ensure_dist, generate_board, plan_steps
 from sim.sea_trade.moves import (apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm, buy_limit,
-                                 check_invariants, draw_card, ev, forget_targets, hand_sum, held_winds, hold_sum,
-                                 hold_value, market_price, pirate_options, sail_options, storm_options)
+                                 check_invariants, draw_card, ev, forget_targets, hand_sum, held_bits, held_winds,
+                                 hold_sum, hold_value, market_price, pirate_options, sail_options, storm_options)
 from sim.sea_trade.records import (END_TIMEOUT, END_WIN, G_DECISIONS, G_END, G_ROUNDS, G_TRADES, G_TURNS,
                                    G_WINNER, P_GOLD_R10, P_GOLD_R20, P_MAX_HAND, P_OFFERS, P_RANK, P_SCORE,
                                    P_START, P_START_DIST, P_TRADES, P_TURNS, P_WON)
@@ -542,15 +542,6 @@ def _hold_gain(desired: int, normal: int, t: int, give: int, get: int) -> float:
 
 
 @njit(cache=True, inline="always")
-def _commodity_bits(counts, q: int) -> int:
-    """The commodities of which q has at least one card in ``counts`` (a hold or the hand), as bits."""
-    bits = 0
-    for c in range(N_COMMODITIES):
-        bits |= (counts[q, c] > 0) << c
-    return bits
-
-
-@njit(cache=True, inline="always")
 def _put_swaps(options, features, k: int, mine: int, theirs: int, q: int, where: int, hand, seat: int, tm: int,
                tq: int, desired: int, normal: int, lead: float) -> int:
     """Append as options from row k every swap of a seat's commodity in ``mine`` for a different one of q's in
@@ -633,10 +624,10 @@ def _offer(st: State, seat: int) -> None:
         tq = known_sale_target(rules, sea, land_dist, hold, ship, known_targets, q)
         lead = 1.0 if gold[q] == leader_gold(gold, n, seat) else 0.0
         # Hold swaps, then hand swaps: pairs (a, b) of different commodities, a the seat's and b q's, from bit sets.
-        k = _put_swaps(options, features, k, _commodity_bits(hold, seat), _commodity_bits(hold, q), q, 0, hand, seat,
-                       tm, tq, desired, normal, lead)
-        k = _put_swaps(options, features, k, _commodity_bits(hand, seat), _commodity_bits(hand, q), q, 1, hand, seat,
-                       tm, tq, desired, normal, lead)
+        k = _put_swaps(options, features, k, held_bits(hold, seat, 0, N_COMMODITIES),
+                       held_bits(hold, q, 0, N_COMMODITIES), q, 0, hand, seat, tm, tq, desired, normal, lead)
+        k = _put_swaps(options, features, k, held_bits(hand, seat, 0, N_COMMODITIES),
+                       held_bits(hand, q, 0, N_COMMODITIES), q, 1, hand, seat, tm, tq, desired, normal, lead)
     if k == 0:
         return
     _pass_option(features, D_OFFER, k)

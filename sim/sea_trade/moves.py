@@ -83,14 +83,20 @@ def ship_can_enter(st: State, c: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def held_winds(hand, seat: int) -> int:
-    """The Wind directions in the seat's hand as bits (bit d: a Wind d card), for loops over held cards only:
-    iterated with lowest_bit in ascending direction order, like a loop over all 8 that skips the others."""
+def held_bits(counts, q: int, first: int, n: int) -> int:
+    """Which of the n card types first..first+n-1 q has at least one of in ``counts`` (a hand or a hold), as bits
+    (bit i: type first + i), for loops over held types only: iterated with lowest_bit in ascending order, like
+    a loop over all n that skips the others."""
     held = 0
-    for d in range(8):
-        if hand[seat, CARD_WIND0 + d] > 0:
-            held |= 1 << d
+    for i in range(n):
+        held |= (counts[q, first + i] > 0) << i
     return held
+
+
+@njit(cache=True, inline="always")
+def held_winds(hand, seat: int) -> int:
+    """The Wind directions in the seat's hand as bits (bit d: a Wind d card)."""
+    return held_bits(hand, seat, CARD_WIND0, 8)
 
 
 @njit(cache=True, inline="always")
