@@ -22,7 +22,7 @@ from sim.core.errors import PlaytestError
 from sim.core.spec import ChunkResult, get_game
 from sim.logs import part_is_intact, read_manifest, records_to_frames, write_manifest, write_part
 from sim.study import Study, plan_study
-from strategies.core import StrategyTable
+from sim.core.policy import StrategyTable
 
 PACKAGES = ("playtest", "numba", "numpy", "pandas", "pyarrow", "joblib")
 

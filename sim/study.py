@@ -13,7 +13,7 @@ import numpy as np
 from sim.core.errors import PlaytestError
 from sim.core.rules import apply_overrides, rules_dict
 from sim.core.spec import GameSpec, get_game
-from strategies.core import StrategyTable
+from sim.core.policy import StrategyTable
 
 
 @dataclass(frozen=True)
@@ -111,8 +111,7 @@ def plan_study(
             f"name for all seats, or (with --rotate) a longer pool to draw each game's seats from"
         )
     rules = apply_overrides(spec.rules_type(), overrides, game)
-    if spec.check_rules is not None:
-        spec.check_rules(rules, players)
+    spec.validate(rules, players)
     size = chunk_size or spec.chunk_size
     if size < 1:
         raise PlaytestError(f"chunk size must be at least 1, not {size}")

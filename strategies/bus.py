@@ -1,9 +1,9 @@
-"""Named Bus strategies: random plus heuristics a Bus player recognises; weights are data over sim/bus/schema."""
+"""Named Bus strategies: random plus heuristics a Bus player recognises; weights are data over the decisions
+and features of sim/bus/schema.py."""
 
 from __future__ import annotations
 
-from sim.bus.schema import SCHEMA
-from strategies.core import Strategy, StrategyRegistry
+from sim.core.policy import Strategy
 
 # Shared habits: where sticks, buildings, passengers and deliveries go when a strategy has no special view.
 _STICK = {"st_new": 1.0, "st_pax": 0.8, "st_station": 1.2, "st_bld": 0.5, "st_space": 0.2, "st_future": 0.3,
@@ -58,5 +58,4 @@ STRATEGIES = (
                               clock={"stop": -0.6, "clock_gain": 1.2, "lead": 0.1})),
 )
 
-REGISTRY = StrategyRegistry("bus", SCHEMA, STRATEGIES)
 DEFAULT_LINEUP = ("balanced", "commuter", "expander", "builder", "clockmaster")

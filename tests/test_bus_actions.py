@@ -1,8 +1,10 @@
 """Action rules on hand-built positions: Vrroomm! (rulebook example), settling, zones, clock, ranking."""
 
+from sim.bus import SPEC
 from sim.bus.position import Position
 from sim.bus.rules import Rules
 from sim.bus.state import HOUSE, OFFICE, PUB
+from sim.bus.state import GS, PL
 
 YELLOW, GREEN, BLUE = 0, 1, 2
 
@@ -80,7 +82,7 @@ def test_zone_order():
         z = pos.open_zone()
         sp = next(s for s in range(47) if pos.board.sp_zone[s] == z and pos.state.bld[s] < 0)
         pos.build(int(pos.board.sp_inter[sp]), PUB)
-    assert pos.state.g[9] == 1  # G_CITY_FULL armed (BUS-END-3)
+    assert pos.state.g[GS.city_full] == 1  # BUS-END-3 armed
 
 
 def test_clock_run_stop_and_last_gem():
@@ -91,7 +93,7 @@ def test_clock_run_stop_and_last_gem():
     for expected in (OFFICE, PUB, HOUSE):
         assert not pos.clock_step(-1)
         assert pos.clock == expected
-    stopper = Position(4, table=__import__("strategies.bus", fromlist=["REGISTRY"]).REGISTRY.table(["random"]))
+    stopper = Position(4, table=SPEC.strategies.table(["random"]))
     stopper.set_round(2)
     ended = False
     steps = 0
@@ -102,7 +104,7 @@ def test_clock_run_stop_and_last_gem():
         steps += 1
         if stopper.gems_on_clock < gems:
             assert stopper.clock == before
-    assert ended and stopper.gems_on_clock == 0 and int(stopper.state.pl[0, 9]) == 5
+    assert ended and stopper.gems_on_clock == 0 and int(stopper.state.pl[0, PL.gems]) == 5
     frozen = Position(4, Rules(clock_advances_round_1=False))
     frozen.set_round(1)
     frozen.clock_step(-1)

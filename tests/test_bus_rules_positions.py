@@ -10,20 +10,18 @@ import pytest
 
 from sim.bus import engine as E
 from sim.bus import lines as L
-from sim.bus import prepare
+from sim.bus import SPEC
 from sim.bus import records as rc
 from sim.bus.position import Position
 from sim.bus.rules import Rules
 from sim.bus.schema import SCHEMA
-from sim.bus.state import (A_BLD, A_BUS, A_CLOCK, A_EXP, A_PAX, A_START, A_VROOM, G_BUILT, G_CITY_FULL, G_CLOCK,
-                           G_COUNTER, G_END_REASON, G_GEMS, G_M, G_ROUND, G_START, G_SUPPLY, HOUSE, OFFICE, PUB,
-                           P_AT, P_BUSES, P_BUYS, P_CUBES, P_GEMS, P_LIMIT, P_PASSED, P_PLACED, P_POINTS, P_SPENT,
-                           P_STICKS, P_WASTED, kernel_state)
+from sim.bus.state import A_BLD, A_BUS, A_CLOCK, A_EXP, A_PAX, A_START, A_VROOM, HOUSE, OFFICE, PUB
 from sim.core.errors import PlaytestError
-from sim.core.trace import new_trace
 from strategies.bus import STRATEGIES
-from strategies.core import StrategyRegistry
-from strategies.core import Strategy
+from sim.core.policy import StrategyRegistry
+from sim.core.policy import Strategy
+from sim.bus.state import GS, PL
+from sim.core.state import M
 
 RANDOM = STRATEGIES[0]
 
@@ -45,19 +43,16 @@ def table(*strategies):
 
 def traced(n, tbl=None, rules=Rules()):
     """A Position that records kernel events (the same event buffer replays use)."""
-    pos = Position(n, rules, tbl)
-    pos.state = pos.state._replace(trace=new_trace(5000))
-    pos.ks = kernel_state(pos.state)
-    return pos
+    return Position(n, rules, tbl, trace=5000)
 
 
 def events(pos, etype=None):
-    evs = [tuple(e) for e in pos.state.trace[: pos.state.tn[0]].tolist()]
+    evs = [tuple(e) for e in pos.state.trace[: pos.state.meta[M.events]].tolist()]
     return [e for e in evs if etype is None or e[2] == etype]
 
 
 def sticks_used(pos, p):
-    return int(pos.state.pl[p, P_LIMIT] - pos.state.pl[p, P_STICKS])
+    return int(pos.state.pl[p, PL.limit] - pos.state.pl[p, PL.sticks])
 
 
 def put_slots(pos, action, owners):
@@ -88,18 +83,18 @@ def test_setup_state_and_free_setup(n):
     2 buildings, spends no cube and scores nothing."""
     pos = Position(n)
     g, pl = pos.state.g, pos.state.pl
-    assert (pl[:n, P_POINTS] == 0).all() and (pl[:n, P_GEMS] == 0).all()
-    assert g[G_GEMS] == (4 if n == 3 else 5) and g[G_CLOCK] == HOUSE
+    assert (pl[:n, PL.points] == 0).all() and (pl[:n, PL.gems] == 0).all()
+    assert g[GS.gems] == (4 if n == 3 else 5) and g[GS.clock] == HOUSE
     central = list(pos.board.central)
     assert [int(pos.state.pax[c]) for c in central] == [1, 1, 1, 1] and pos.state.pax.sum() == 4
-    assert g[G_SUPPLY] == 11
-    assert g[G_START] == 0 and (pl[:n, P_CUBES] == 20).all() and (pl[:n, P_BUSES] == 1).all()
+    assert g[GS.supply] == 11
+    assert g[GS.start] == 0 and (pl[:n, PL.cubes] == 20).all() and (pl[:n, PL.buses] == 1).all()
     pos.set_buses(n - 1, 3)
-    E.setup(pos.kb, pos.R, pos.ks)
-    assert (pl[:n, P_CUBES] == 20).all() and (pl[:n, P_SPENT] == 0).all()
-    assert (pl[:n, P_POINTS] == 0).all() and (pl[:n, P_GEMS] == 0).all() and g[G_GEMS] == (4 if n == 3 else 5)
+    E.setup(pos.kb, pos.ks)
+    assert (pl[:n, PL.cubes] == 20).all() and (pl[:n, PL.spent] == 0).all()
+    assert (pl[:n, PL.points] == 0).all() and (pl[:n, PL.gems] == 0).all() and g[GS.gems] == (4 if n == 3 else 5)
     assert [sticks_used(pos, p) for p in range(n)] == [2] * n
-    assert g[G_BUILT] == 2 * n
+    assert g[GS.built] == 2 * n
     assert all(pos.board.sp_zone[sp] == 0 for sp in np.flatnonzero(pos.state.bld >= 0))
 
 
@@ -107,17 +102,17 @@ def test_player_count_rules():
     """BUS-COMP-11: 3 to 5 players only; the +1 line bonus (BUS-EXP-3) is for 5 players and Line expansion only."""
     for bad in (2, 6):
         with pytest.raises(PlaytestError, match="3 to 5"):
-            prepare(Rules(), bad)
+            SPEC.validate(Rules(), bad)
     for n, owed in ((3, 1), (4, 1), (5, 2)):
         pos = Position(n)
         pos.line(0, [6, 7])
         put_slots(pos, A_EXP, [0])
         put_slots(pos, A_PAX, [0])
-        supply = pos.state.g[G_SUPPLY]
-        E.resolve_expansion(pos.kb, pos.R, pos.ks)
+        supply = pos.state.g[GS.supply]
+        E.resolve_expansion(pos.kb, pos.ks)
         E.resolve_passengers(pos.kb, pos.ks)
         assert sticks_used(pos, 0) == 1 + owed
-        assert supply - pos.state.g[G_SUPPLY] == 1  # M = 1 passengers, no 5-player bonus
+        assert supply - pos.state.g[GS.supply] == 1  # M = 1 passengers, no 5-player bonus
 
 
 # ----------------------------------------------------------------------------------------------- action board
@@ -132,7 +127,7 @@ def test_action_board_slots():
         placed = 0
         for a in range(7):
             letters = []
-            while E.action_open(pos.R, pos.ks, a):
+            while E.action_open(pos.ks, a):
                 letters.append(int(E.place_cube(pos.ks, placed % 4, a)))
                 placed += 1
             multi = a in (A_EXP, A_PAX, A_BLD, A_VROOM)
@@ -149,19 +144,19 @@ def test_no_maximum_and_repeat_action():
     cubes then resolve as six separate slots (M - k each, last letter first), not one pooled amount."""
     keen = Strategy("keen", "never passes", weights={"plan_action": {"pass": -100.0, "act_exp": 1.0}})
     pos = traced(3, table(keen, None, None))
-    pos.state.pl[0, P_CUBES] = 30
-    pos.state.pl[1:3, P_CUBES] = 0
-    E.planning(pos.kb, pos.R, pos.ks)
-    mine = [e for e in events(pos) if e[1] == 0 and e[2] in (E.E_PLAN, E.E_PASS)]
-    assert [e[2] for e in mine] == [E.E_PLAN] * 27 + [E.E_PASS]
+    pos.state.pl[0, PL.cubes] = 30
+    pos.state.pl[1:3, PL.cubes] = 0
+    E.planning(pos.kb, pos.ks)
+    mine = [e for e in events(pos) if e[1] == 0 and e[2] in (E.EV.plan, E.EV.pass_)]
+    assert [e[2] for e in mine] == [E.EV.plan] * 27 + [E.EV.pass_]
     assert mine[-1][3] == 1  # forced: no free slot
     assert [e[4] for e in mine if e[3] == A_EXP] == [0, 1, 2, 3, 4, 5]
-    assert pos.state.pl[0, P_CUBES] == 3
+    assert pos.state.pl[0, PL.cubes] == 3
     pos.line(0, [6, 7])
     pos.set_buses(1, 3)
     before = sticks_used(pos, 0)
-    E.resolve_expansion(pos.kb, pos.R, pos.ks)
-    acts = [(e[4], e[5]) for e in events(pos, E.E_ACTION)]
+    E.resolve_expansion(pos.kb, pos.ks)
+    acts = [(e[4], e[5]) for e in events(pos, E.EV.action)]
     assert acts == [(5, 0), (4, 0), (3, 0), (2, 1), (1, 2), (0, 3)]
     assert sticks_used(pos, 0) - before == 6
 
@@ -172,16 +167,16 @@ def test_cubes_leave_at_once_and_one_cube_forces_a_pass():
     with none it passes at once."""
     keen = Strategy("keen", "never passes", weights={"plan_action": {"pass": -100.0}})
     pos = traced(3, table(keen, None, None))
-    pos.state.pl[:3, P_CUBES] = [2, 1, 1]
+    pos.state.pl[:3, PL.cubes] = [2, 1, 1]
     E.place_cube(pos.ks, 2, A_CLOCK)  # seat 2's last cube leaves at once
-    assert pos.state.pl[2, P_CUBES] == 0 and pos.state.pl[2, P_SPENT] == 1
+    assert pos.state.pl[2, PL.cubes] == 0 and pos.state.pl[2, PL.spent] == 1
     pos.state.single[:] = -1
-    E.planning(pos.kb, pos.R, pos.ks)
-    seq = {p: [(e[2], e[3]) for e in events(pos) if e[1] == p and e[2] in (E.E_PLAN, E.E_PASS)] for p in range(3)}
-    assert [t for t, _ in seq[0]] == [E.E_PLAN, E.E_PLAN, E.E_PASS] and seq[0][-1] == (E.E_PASS, 1)
-    assert [t for t, _ in seq[1]] == [E.E_PLAN, E.E_PASS] and seq[1][-1] == (E.E_PASS, 1)
-    assert seq[2] == [(E.E_PASS, 1)]
-    assert list(pos.state.pl[:3, P_CUBES]) == [0, 0, 0]
+    E.planning(pos.kb, pos.ks)
+    seq = {p: [(e[2], e[3]) for e in events(pos) if e[1] == p and e[2] in (E.EV.plan, E.EV.pass_)] for p in range(3)}
+    assert [t for t, _ in seq[0]] == [E.EV.plan, E.EV.plan, E.EV.pass_] and seq[0][-1] == (E.EV.pass_, 1)
+    assert [t for t, _ in seq[1]] == [E.EV.plan, E.EV.pass_] and seq[1][-1] == (E.EV.pass_, 1)
+    assert seq[2] == [(E.EV.pass_, 1)]
+    assert list(pos.state.pl[:3, PL.cubes]) == [0, 0, 0]
 
 
 def test_no_free_slot_forces_pass_and_ends_a_deadlock():
@@ -189,33 +184,33 @@ def test_no_free_slot_forces_pass_and_ends_a_deadlock():
     everyone still holding cubes is then forced to pass and planning ends."""
     keen = Strategy("keen", "never passes", weights={"plan_action": {"pass": -100.0}})
     pos = traced(4, table(keen, keen, keen, keen))
-    pos.state.pl[:4, P_CUBES] = 10
+    pos.state.pl[:4, PL.cubes] = 10
     for a, m in ((A_EXP, 4), (A_PAX, 6), (A_BLD, 6), (A_VROOM, 6)):
         put_slots(pos, a, [3] * m)
     pos.state.single[:2] = 3  # Buy a bus and Clock taken; Starting player free
-    E.planning(pos.kb, pos.R, pos.ks)
-    plans = events(pos, E.E_PLAN)
-    passes = events(pos, E.E_PASS)
+    E.planning(pos.kb, pos.ks)
+    plans = events(pos, E.EV.plan)
+    passes = events(pos, E.EV.pass_)
     assert len(plans) == 3 and sorted(e[1] for e in passes) == [0, 1, 2, 3]
     assert all(e[3] == 1 for e in passes)  # all forced, although everyone still has cubes
-    assert (pos.state.pl[:4, P_CUBES] > 0).all() and (pos.state.pl[:4, P_PASSED] == 1).all()
+    assert (pos.state.pl[:4, PL.cubes] > 0).all() and (pos.state.pl[:4, PL.passed] == 1).all()
 
 
 def test_starting_bus_goes_to_a_player_without_cubes():
     """BUS-START-3 / BUS-AMB-20: the owner of the Starting-player slot gets the bus even with no cubes left; next
     round planning begins with that player, who passes at once (forced) and places nothing."""
     pos = traced(3)
-    pos.state.g[G_START] = 2
-    pos.state.pl[1, P_CUBES] = 0
+    pos.state.g[GS.start] = 2
+    pos.state.pl[1, PL.cubes] = 0
     pos.state.single[2] = 1
     E.resolve_start(pos.ks)
-    assert pos.state.g[G_START] == 1
+    assert pos.state.g[GS.start] == 1
     pos.state.single[:] = -1
-    E.planning(pos.kb, pos.R, pos.ks)
-    evs = [e for e in events(pos) if e[2] in (E.E_ROUND, E.E_PLAN, E.E_PASS)]
-    assert evs[0][2] == E.E_ROUND and evs[0][3] == 1
-    assert evs[1][1] == 1 and evs[1][2] == E.E_PASS and evs[1][3] == 1
-    assert pos.state.pl[1, P_PLACED] == 0 and pos.state.pl[1, P_CUBES] == 0
+    E.planning(pos.kb, pos.ks)
+    evs = [e for e in events(pos) if e[2] in (E.EV.round, E.EV.plan, E.EV.pass_)]
+    assert evs[0][2] == E.EV.round and evs[0][3] == 1
+    assert evs[1][1] == 1 and evs[1][2] == E.EV.pass_ and evs[1][3] == 1
+    assert pos.state.pl[1, PL.placed] == 0 and pos.state.pl[1, PL.cubes] == 0
 
 
 def test_player_without_cubes_keeps_buses_line_and_score():
@@ -226,14 +221,14 @@ def test_player_without_cubes_keeps_buses_line_and_score():
     pos.line(0, [6, 7])
     pos.line(1, [29, 30])
     pos.set_buses(1, 3)
-    pos.state.pl[1, P_POINTS] = 5
-    pos.state.pl[1:3, P_CUBES] = 0
+    pos.state.pl[1, PL.points] = 5
+    pos.state.pl[1:3, PL.cubes] = 0
     occ = pos.state.occ.copy()
-    E.play_round(pos.kb, pos.R, pos.ks)
-    acts = [(e[1], e[3], e[4], e[5]) for e in events(pos, E.E_ACTION)]
+    E.play_round(pos.kb, pos.ks)
+    acts = [(e[1], e[3], e[4], e[5]) for e in events(pos, E.EV.action)]
     assert acts == [(0, A_EXP, 1, 2), (0, A_EXP, 0, 3)]
     assert sticks_used(pos, 0) == 1 + 5
-    assert pos.state.g[G_M] == 3 and pos.state.pl[1, P_BUSES] == 3 and pos.state.pl[1, P_POINTS] == 5
+    assert pos.state.g[GS.m] == 3 and pos.state.pl[1, PL.buses] == 3 and pos.state.pl[1, PL.points] == 5
     assert ((pos.state.occ & 0b10) == (occ & 0b10)).all()
 
 
@@ -249,14 +244,14 @@ def test_wasted_slots_do_nothing_but_spend_the_cube():
     for a in (A_EXP, A_PAX, A_BLD):
         E.place_cube(pos.ks, 0, a)
         E.place_cube(pos.ks, 1, a)
-    supply, built = int(pos.state.g[G_SUPPLY]), int(pos.state.g[G_BUILT])
-    E.resolve_expansion(pos.kb, pos.R, pos.ks)
+    supply, built = int(pos.state.g[GS.supply]), int(pos.state.g[GS.built])
+    E.resolve_expansion(pos.kb, pos.ks)
     E.resolve_passengers(pos.kb, pos.ks)
-    E.resolve_buildings(pos.kb, pos.R, pos.ks)
+    E.resolve_buildings(pos.kb, pos.ks)
     assert sticks_used(pos, 0) == 2 and sticks_used(pos, 1) == 1
-    assert supply - pos.state.g[G_SUPPLY] == 1 and pos.state.g[G_BUILT] - built == 1
-    assert pos.state.pl[1, P_WASTED] == 3 and pos.state.pl[0, P_WASTED] == 0
-    assert list(pos.state.pl[:2, P_CUBES]) == [17, 17]
+    assert supply - pos.state.g[GS.supply] == 1 and pos.state.g[GS.built] - built == 1
+    assert pos.state.pl[1, PL.wasted] == 3 and pos.state.pl[0, PL.wasted] == 0
+    assert list(pos.state.pl[:2, PL.cubes]) == [17, 17]
 
 
 def test_amounts_are_not_pooled():
@@ -267,14 +262,14 @@ def test_amounts_are_not_pooled():
     pos.line(0, [6, 7])
     pos.line(1, [29, 30])
     pos.set_buses(2, 2)
-    pos.state.pl[0, P_STICKS] = 0
+    pos.state.pl[0, PL.sticks] = 0
     put_slots(pos, A_EXP, [1, 0])
     put_slots(pos, A_PAX, [0, 1])
-    E.resolve_expansion(pos.kb, pos.R, pos.ks)
-    assert [e[1] for e in events(pos, E.E_STICK)] == [1, 1]
-    assert sticks_used(pos, 1) == 1 + 2 and pos.state.pl[0, P_WASTED] == 1
+    E.resolve_expansion(pos.kb, pos.ks)
+    assert [e[1] for e in events(pos, E.EV.stick)] == [1, 1]
+    assert sticks_used(pos, 1) == 1 + 2 and pos.state.pl[0, PL.wasted] == 1
     E.resolve_passengers(pos.kb, pos.ks)
-    assert [e[1] for e in events(pos, E.E_PAX)] == [0, 0, 1]
+    assert [e[1] for e in events(pos, E.EV.pax)] == [0, 0, 1]
 
 
 def test_full_effort_stick_by_stick_without_look_ahead():
@@ -290,7 +285,7 @@ def test_full_effort_stick_by_stick_without_look_ahead():
     assert (30, 31) in pos.legal(0)  # a longer route existed
     pos.set_buses(2, 3)
     put_slots(pos, A_EXP, [1, 0])
-    E.resolve_expansion(pos.kb, pos.R, pos.ks)  # slot b (seat 0, owes 2) first, then slot a (seat 1, owes 3)
+    E.resolve_expansion(pos.kb, pos.ks)  # slot b (seat 0, owes 2) first, then slot a (seat 1, owes 3)
     assert pos.ends(0) == (29, 29) and pos.legal(0) == set() and sticks_used(pos, 0) == 3
     assert sticks_used(pos, 1) == 1 + 3
 
@@ -300,12 +295,12 @@ def test_buy_a_bus_has_no_limit_and_one_slot():
     not returned. The single slot admits one cube per round in the whole game."""
     pos = Position(4)
     pos.set_buses(0, 9)
-    assert E.action_open(pos.R, pos.ks, A_BUS)
+    assert E.action_open(pos.ks, A_BUS)
     E.place_cube(pos.ks, 0, A_BUS)
-    assert not E.action_open(pos.R, pos.ks, A_BUS)
+    assert not E.action_open(pos.ks, A_BUS)
     E.resolve_bus(pos.ks)
-    assert pos.state.pl[0, P_BUSES] == 10 and pos.state.g[G_M] == 10 and pos.state.pl[0, P_BUYS] == 1
-    assert pos.state.pl[0, P_CUBES] == 19
+    assert pos.state.pl[0, PL.buses] == 10 and pos.state.g[GS.m] == 10 and pos.state.pl[0, PL.buys] == 1
+    assert pos.state.pl[0, PL.cubes] == 19
 
 
 def test_new_passengers_go_to_chosen_stations():
@@ -323,7 +318,7 @@ def test_new_passengers_go_to_chosen_stations():
     put_slots(pos, A_PAX, [0, 1])
     E.resolve_passengers(pos.kb, pos.ks)
     pax = pos.state.pax
-    assert pax[25] == 4 and pax[10] == 2 and pax.sum() == 6 and pos.state.g[G_SUPPLY] == 15 - 6
+    assert pax[25] == 4 and pax[10] == 2 and pax.sum() == 6 and pos.state.g[GS.supply] == 15 - 6
     for t in (HOUSE, OFFICE, PUB):
         pos.settle(t)
         assert pos.state.want[25] == 4 and pos.state.want[10] == 2
@@ -337,10 +332,10 @@ def test_passenger_supply_shortage():
     pos.passengers(14, 9)  # 11 - 9 = 2 left in the supply
     put_slots(pos, A_PAX, [1, 2])
     E.resolve_passengers(pos.kb, pos.ks)
-    assert pos.state.g[G_SUPPLY] == 0 and pos.state.pax[pos.board.stations].sum() == 2
-    assert pos.state.pl[2, P_WASTED] == 1 and pos.state.pl[1, P_WASTED] == 0
+    assert pos.state.g[GS.supply] == 0 and pos.state.pax[pos.board.stations].sum() == 2
+    assert pos.state.pl[2, PL.wasted] == 1 and pos.state.pl[1, PL.wasted] == 0
     E.resolve_passengers(pos.kb, pos.ks)
-    assert pos.state.g[G_SUPPLY] == 0 and pos.state.pax.sum() == 15
+    assert pos.state.g[GS.supply] == 0 and pos.state.pax.sum() == 15
 
 
 def test_building_type_and_space_are_the_players_choice():
@@ -353,7 +348,7 @@ def test_building_type_and_space_are_the_players_choice():
     pos.line(0, [8, 14, 15])
     pos.line(1, [9, 14])
     for p, clock, on, typ in ((0, HOUSE, {14, 15}, HOUSE), (0, PUB, {14, 15}, PUB), (1, HOUSE, None, OFFICE)):
-        pos.state.g[G_CLOCK] = clock
+        pos.state.g[GS.clock] = clock
         before = pos.state.bld.copy()
         assert E.build_one(pos.kb, pos.ks, p, False)
         sp = int(np.flatnonzero(pos.state.bld != before)[0])
@@ -385,7 +380,7 @@ def test_building_supply_is_unlimited():
     for _ in range(47):
         assert E.build_one(pos.kb, pos.ks, 0, False)
     assert (pos.state.bld == HOUSE).all()
-    assert not E.build_one(pos.kb, pos.ks, 0, False) and pos.state.g[G_CITY_FULL] == 1
+    assert not E.build_one(pos.kb, pos.ks, 0, False) and pos.state.g[GS.city_full] == 1
 
 
 def test_vroom_reaches_only_the_owners_line():
@@ -420,8 +415,8 @@ def test_vroom_points_are_scored_one_by_one():
     pos.passengers(19, 1)
     pos.set_buses(0, 2)
     assert pos.vroom([0, 1], HOUSE) == [2, 1, 0]
-    assert pos.state.g[G_COUNTER] == 3
-    assert pos.state.pl[0, P_AT] == 2 and pos.state.pl[1, P_AT] == 3 and pos.state.pl[2, P_AT] == 0
+    assert pos.state.g[GS.counter] == 3
+    assert pos.state.pl[0, PL.at] == 2 and pos.state.pl[1, PL.at] == 3 and pos.state.pl[2, PL.at] == 0
 
 
 def test_vroom_with_nothing_to_deliver():
@@ -431,10 +426,10 @@ def test_vroom_with_nothing_to_deliver():
     pos.clear_passengers()
     pos.line(0, [13, 14])
     pos.build(14, HOUSE)
-    assert E.action_open(pos.R, pos.ks, A_VROOM)
+    assert E.action_open(pos.ks, A_VROOM)
     E.place_cube(pos.ks, 0, A_VROOM)
     E.resolve_vroom(pos.kb, pos.ks)
-    assert pos.state.pl[0, P_POINTS] == 0 and pos.state.pl[0, P_WASTED] == 1 and pos.state.pl[0, P_CUBES] == 19
+    assert pos.state.pl[0, PL.points] == 0 and pos.state.pl[0, PL.wasted] == 1 and pos.state.pl[0, PL.cubes] == 19
 
 
 def test_sticks_are_never_removed_or_moved():
@@ -471,23 +466,23 @@ def test_cleanup_and_the_next_round():
     driver = plan("driver", act_vroom=10.0)
     pos = traced(3, table(buyer, driver, driver))
     for rnd in (1, 2):
-        assert not E.play_round(pos.kb, pos.R, pos.ks)
-        assert pos.state.g[G_ROUND] == rnd and pos.state.g[G_END_REASON] == -1
+        assert not E.play_round(pos.kb, pos.ks)
+        assert pos.state.meta[M.round] == rnd and pos.state.g[GS.end_reason] == -1
         assert (pos.state.nslot == 0).all() and (pos.state.slot == -1).all() and (pos.state.single == -1).all()
-        assert pos.state.pl[0, P_BUSES] == 1 + rnd and pos.state.g[G_M] == 1 + rnd
-        assert list(pos.state.pl[:3, P_CUBES]) == [20 - 2 * rnd] * 3
+        assert pos.state.pl[0, PL.buses] == 1 + rnd and pos.state.g[GS.m] == 1 + rnd
+        assert list(pos.state.pl[:3, PL.cubes]) == [20 - 2 * rnd] * 3
     for rnd in (1, 2):
         evs = [e for e in events(pos) if e[0] == rnd]
         kinds = [e[2] for e in evs]
-        assert kinds[0] == E.E_ROUND
-        last_plan = max(i for i, k in enumerate(kinds) if k in (E.E_PLAN, E.E_PASS))
-        first_res = min(i for i, k in enumerate(kinds) if k in (E.E_BUS, E.E_CLOCK, E.E_VROOM, E.E_START))
-        first_line = kinds.index(E.E_LINE)
-        assert last_plan < first_res < first_line and all(k == E.E_LINE for k in kinds[first_line:])
-        plans = [(e[1], e[3], e[4]) for e in evs if e[2] == E.E_PLAN]
+        assert kinds[0] == E.EV.round
+        last_plan = max(i for i, k in enumerate(kinds) if k in (E.EV.plan, E.EV.pass_))
+        first_res = min(i for i, k in enumerate(kinds) if k in (E.EV.bus, E.EV.clock, E.EV.vroom, E.EV.start))
+        first_line = kinds.index(E.EV.line)
+        assert last_plan < first_res < first_line and all(k == E.EV.line for k in kinds[first_line:])
+        plans = [(e[1], e[3], e[4]) for e in evs if e[2] == E.EV.plan]
         assert sorted(plans) == [(0, A_BUS, 0), (0, A_START, 0), (1, A_VROOM, 0), (1, A_VROOM, 2),
                                  (2, A_VROOM, 1), (2, A_VROOM, 3)]
-        assert kinds.count(E.E_BUS) == 1
+        assert kinds.count(E.EV.bus) == 1
 
 
 @pytest.mark.parametrize("cubes,ends", [((2, 0, 0), True), ((3, 0, 0), True), ((20, 20, 0), False)])
@@ -496,13 +491,13 @@ def test_out_of_actions_at_cleanup(cubes, ends):
     including nobody (2 cubes, both placed); with two players holding cubes the next round follows."""
     lazy = plan("lazy")
     pos = traced(3, table(lazy, lazy, lazy))
-    pos.state.pl[:3, P_CUBES] = cubes
-    assert E.play_round(pos.kb, pos.R, pos.ks) == ends
-    assert pos.state.g[G_END_REASON] == (rc.END_OUT if ends else -1)
+    pos.state.pl[:3, PL.cubes] = cubes
+    assert E.play_round(pos.kb, pos.ks) == ends
+    assert pos.state.g[GS.end_reason] == (rc.END_OUT if ends else -1)
     if not ends:
-        E.play_round(pos.kb, pos.R, pos.ks)
+        E.play_round(pos.kb, pos.ks)
         second = [e[2] for e in events(pos) if e[0] == 2]
-        assert second[:2] == [E.E_ROUND, E.E_PLAN]
+        assert second[:2] == [E.EV.round, E.EV.plan]
 
 
 @pytest.mark.parametrize("city_full", [True, False])
@@ -512,17 +507,17 @@ def test_last_gem_ends_the_game_at_once(city_full):
     taker still has the gem. If the city filled earlier that round, that is recorded as the secondary flag."""
     stopper = plan("stopper", clock=10.0, act_clock=10.0, act_bld=8.0, act_vroom=7.0)
     pos = traced(3, table(stopper, None, None))
-    pos.state.pl[1:3, P_CUBES] = 0
-    pos.state.g[G_GEMS] = 1
+    pos.state.pl[1:3, PL.cubes] = 0
+    pos.state.g[GS.gems] = 1
     if city_full:
         fill_city_but_one(pos)
-    assert E.play_round(pos.kb, pos.R, pos.ks)
-    assert pos.state.g[G_END_REASON] == (rc.END_TIME_FULL if city_full else rc.END_TIME)
+    assert E.play_round(pos.kb, pos.ks)
+    assert pos.state.g[GS.end_reason] == (rc.END_TIME_FULL if city_full else rc.END_TIME)
     kinds = [e[2] for e in events(pos)]
-    assert kinds[-1] == E.E_CLOCK and events(pos, E.E_CLOCK)[0][3] == 1
-    assert E.E_VROOM not in kinds and E.E_START not in kinds and E.E_LINE not in kinds
-    assert (E.E_CITY_FULL in kinds) == city_full
-    assert pos.state.pl[0, P_GEMS] == 1 and pos.state.g[G_GEMS] == 0
+    assert kinds[-1] == E.EV.clock and events(pos, E.EV.clock)[0][3] == 1
+    assert E.EV.vroom not in kinds and E.EV.start not in kinds and E.EV.line not in kinds
+    assert (E.EV.city_full in kinds) == city_full
+    assert pos.state.pl[0, PL.gems] == 1 and pos.state.g[GS.gems] == 0
 
 
 @pytest.mark.parametrize("others_have_cubes", [True, False])
@@ -535,19 +530,19 @@ def test_city_full_ends_at_the_end_of_the_round(others_have_cubes):
     starter = plan("starter", act_start=10.0, act_vroom=9.0)
     pos = traced(3, table(builder, starter, None))
     pos.set_buses(0, 2)
-    pos.state.pl[2, P_CUBES] = 0
+    pos.state.pl[2, PL.cubes] = 0
     if not others_have_cubes:
-        pos.state.pl[1, P_CUBES] = 0
+        pos.state.pl[1, PL.cubes] = 0
     last = fill_city_but_one(pos)
-    assert E.play_round(pos.kb, pos.R, pos.ks)
+    assert E.play_round(pos.kb, pos.ks)
     assert pos.state.bld[last] >= 0
-    acts = [(e[4], e[5]) for e in events(pos, E.E_ACTION)]
-    assert acts == [(1, 1), (0, 2)] and len(events(pos, E.E_BLD)) == 1 and pos.state.pl[0, P_WASTED] >= 1
+    acts = [(e[4], e[5]) for e in events(pos, E.EV.action)]
+    assert acts == [(1, 1), (0, 2)] and len(events(pos, E.EV.bld)) == 1 and pos.state.pl[0, PL.wasted] >= 1
     kinds = [e[2] for e in events(pos)]
-    after = kinds[kinds.index(E.E_CITY_FULL):]
-    assert E.E_CLOCK in after and E.E_START in after and after.count(E.E_LINE) == 3
+    after = kinds[kinds.index(E.EV.city_full):]
+    assert E.EV.clock in after and E.EV.start in after and after.count(E.EV.line) == 3
     if others_have_cubes:
-        assert [e[1] for e in events(pos, E.E_VROOM)] == [1] and events(pos, E.E_START)[0][3:5] == (1, 1)
-        assert pos.state.g[G_END_REASON] == rc.END_FULL
+        assert [e[1] for e in events(pos, E.EV.vroom)] == [1] and events(pos, E.EV.start)[0][3:5] == (1, 1)
+        assert pos.state.g[GS.end_reason] == rc.END_FULL
     else:
-        assert pos.state.g[G_END_REASON] == rc.END_OUT_FULL
+        assert pos.state.g[GS.end_reason] == rc.END_OUT_FULL

@@ -7,19 +7,17 @@ import pytest
 
 from sim.bus import engine as E
 from sim.bus import lines as L
-from sim.bus import prepare
+from sim.bus import SPEC
 from sim.bus import records as rc
-from sim.bus.data import kernel_board
 from sim.bus.position import Position
-from sim.bus.records import N_GAME, N_PLAYER
 from sim.bus.rules import Rules
 from sim.bus.schema import SCHEMA
-from sim.bus.state import (A_BLD, A_EXP, A_PAX, G_CHECK, G_N, MULTI_OF, P_AT, P_BUSES, P_CUBES, P_E0, P_GEMS,
-                           P_LIMIT, P_POINTS, P_STICKS, kernel_state, new_state)
-from sim.core.trace import new_trace
+from sim.bus.state import A_BLD, A_EXP, A_PAX, MULTI_OF
 from strategies.bus import STRATEGIES
-from strategies.core import StrategyRegistry
-from strategies.core import Strategy
+from sim.core.policy import StrategyRegistry
+from sim.core.policy import Strategy
+from sim.bus.records import GC
+from sim.bus.state import PL
 
 # A time-stopper makes time collapse (BUS-END-1) common enough to audit; the rest are the shipped strategies.
 STOPPER = Strategy("stopper", "takes the Clock and always stops time", weights={
@@ -28,23 +26,16 @@ STOPPER = Strategy("stopper", "takes the Clock and always stops time", weights={
 REGISTRY = StrategyRegistry("bus", SCHEMA, STRATEGIES + (STOPPER,))
 NAMES = ["random", "balanced", "commuter", "expander", "builder", "clockmaster", "stopper"]
 TABLE = REGISTRY.table(NAMES)
-PLAN_EVENTS = (E.E_PLAN, E.E_PASS)
-RESOLUTION_EVENTS = (E.E_ACTION, E.E_STICK, E.E_BUS, E.E_PAX, E.E_BLD, E.E_CITY_FULL, E.E_CLOCK, E.E_VROOM,
-                     E.E_DELIVER, E.E_START)
+PLAN_EVENTS = (E.EV.plan, E.EV.pass_)
+RESOLUTION_EVENTS = (E.EV.action, E.EV.stick, E.EV.bus, E.EV.pax, E.EV.bld, E.EV.city_full, E.EV.clock, E.EV.vroom,
+                     E.EV.deliver, E.EV.start)
 
 
 def play_traced(rules: Rules, n: int, seat_row, game_index: int, seed: int):
     """Play one checked game in trace mode; return (events, game row, player rows, final state, board)."""
-    board, r = prepare(rules, n)
-    state = new_state(board, n, TABLE, new_trace(20_000))
-    state.g[G_N] = n
-    state.g[G_CHECK] = 1
-    games = np.zeros((1, N_GAME), dtype=np.int64)
-    players = np.zeros((1, n, N_PLAYER), dtype=np.int64)
-    seats = np.asarray(seat_row, dtype=np.int64).reshape(1, n)
-    E.play_games(kernel_board(board), r, kernel_state(state), seats, game_index, 1, seed, games, players)
-    assert state.tn[0] < state.trace.shape[0]
-    return state.trace[: state.tn[0]].copy(), games[0], players[0], state, board
+    t = SPEC.trace(rules, n, seat_row, game_index, seed, TABLE, NAMES, capacity=20_000)
+    assert len(t.events) < 20_000
+    return t.events, t.games, t.players, t.state, t.data
 
 
 def reference_ranks(score, gems, at):
@@ -59,8 +50,8 @@ class Shadow:
     def __init__(self, n, board, limits, rules=Rules()):
         self.n, self.b, self.rules = n, board, rules
         self.pos = Position(n, rules)  # only its sticks are used: the legality oracle for "full effort"
-        self.pos.state.pl[:, P_LIMIT] = limits
-        self.pos.state.pl[:, P_STICKS] = limits
+        self.pos.state.pl[:, PL.limit] = limits
+        self.pos.state.pl[:, PL.sticks] = limits
         self.pax = np.zeros(len(board.deg), dtype=np.int64)
         self.pax[board.central] += 1  # BUS-SETUP-5
         self.supply = 15 - len(board.central)
@@ -107,8 +98,8 @@ class Shadow:
         assert (x, y) in kinds, f"BUS-INV-8: stick {x}->{y} of seat {p} is not legal in the shadow"
         if kind is not None:
             assert kinds[(x, y)] == kind
-        e = 0 if self.pos.state.pl[p, P_E0] == x else 1
-        L.place_stick(self.pos.kb, self.pos.ks, self.pos.R, p, e, st)
+        e = 0 if self.pos.state.pl[p, PL.e0] == x else 1
+        L.place_stick(self.pos.kb, self.pos.ks, p, e, st)
 
     def close_ctx(self):
         """BUS-RES-3 / BUS-RES-5 / BUS-RES-6: the slot just resolved did all it could, and no more."""
@@ -147,13 +138,13 @@ class Shadow:
         ranks = None
         for rnd, seat, et, a0, a1, a2, a3, a4 in events.tolist():
             if self.ctx is not None:
-                follows = {"exp": (E.E_STICK,), "pax": (E.E_PAX,), "bld": (E.E_BLD, E.E_CITY_FULL),
-                           "vroom": (E.E_DELIVER,)}[self.ctx[0]]
+                follows = {"exp": (E.EV.stick,), "pax": (E.EV.pax,), "bld": (E.EV.bld, E.EV.city_full),
+                           "vroom": (E.EV.deliver,)}[self.ctx[0]]
                 if et not in follows:
                     self.close_ctx()
             if self.collapse:
                 # BUS-END-1 / BUS-AMB-12: after the last gem nothing else of the round resolves, no cleanup
-                assert et in (E.E_END, E.E_SCORE), f"event {et} after the last gem was taken"
+                assert et in (E.EV.end, E.EV.score), f"event {et} after the last gem was taken"
             if et in PLAN_EVENTS:
                 assert self.phase == "plan", "BUS-ROUND-1: planning after resolution began"
             if et in RESOLUTION_EVENTS and rnd > 0:
@@ -163,12 +154,12 @@ class Shadow:
                     assert len(self.passed) == n
                     self.phase = "resolve"
 
-            if et == E.E_SETUP_BLD:
+            if et == E.EV.setup_bld:
                 assert self.phase == "setup" and a3 == 0 and self.bld[a0] < 0  # BUS-SETUP-7
                 self.bld[a0] = a1
-            elif et == E.E_SETUP_STICK:
+            elif et == E.EV.setup_stick:
                 L.lay_first_stick(self.pos.kb, self.pos.ks, seat, a0)
-            elif et == E.E_ROUND:
+            elif et == E.EV.round:
                 if self.phase == "cleanup":
                     assert self.end_label() == -1, "BUS-CLEAN-3: a new round began although the game had ended"
                 else:
@@ -197,7 +188,7 @@ class Shadow:
                 self.next_turn = (seat + 1) % n
                 self.events_of[seat].append(et)
                 no_slot = not any(self.action_open(a) for a in range(7))
-                if et == E.E_PLAN:
+                if et == E.EV.plan:
                     assert self.cubes[seat] > 0 and self.action_open(a0)
                     m = MULTI_OF[a0]
                     if m >= 0:
@@ -218,7 +209,7 @@ class Shadow:
                     if forced and self.cubes[seat] > 0:
                         self.seen.add("forced_no_slot")
                     self.passed.add(seat)
-            elif et == E.E_ACTION:
+            elif et == E.EV.action:
                 m = MULTI_OF[a0]
                 assert self.slots[m][a1] == seat  # BUS-RES-6: each slot resolved by its own owner
                 if a0 == A_EXP:
@@ -231,7 +222,7 @@ class Shadow:
                 else:
                     assert a0 == A_BLD and a2 == max(0, self.big_m() - a1)  # BUS-BLD-1
                     self.ctx = ["bld", seat, a2, 0, int((self.bld < 0).sum())]
-            elif et == E.E_STICK:
+            elif et == E.EV.stick:
                 if rnd == 0:
                     self.place_stick(seat, a1, a2, a3)  # BUS-SETUP-9
                 else:
@@ -239,11 +230,11 @@ class Shadow:
                     assert a4 == int(self.on_line(seat, a2))  # BUS-EXP-13 loop flag
                     self.place_stick(seat, a1, a2, a3)
                     self.ctx[3] += 1
-            elif et == E.E_BUS:
+            elif et == E.EV.bus:
                 assert self.single.get(1) == seat  # BUS-PLAN-6
                 self.buses[seat] += 1  # BUS-BUY-1
                 assert a0 == self.buses[seat] and a1 == self.big_m()  # BUS-RES-4 / BUS-BUY-2
-            elif et == E.E_PAX:
+            elif et == E.EV.pax:
                 assert self.ctx[0] == "pax" and self.ctx[1] == seat
                 assert b.is_station[a0] == 1  # BUS-PAX-2 / BUS-AMB-26: new passengers only go to stations
                 self.pax[a0] += 1
@@ -251,16 +242,16 @@ class Shadow:
                 assert a1 == self.supply >= 0  # BUS-PAX-4
                 self.ctx[3] += 1
                 self.seen.add(f"station_{a0}")
-            elif et == E.E_BLD:
+            elif et == E.EV.bld:
                 assert self.ctx[0] == "bld" and self.ctx[1] == seat
                 assert self.bld[a0] < 0 and a3 == self.open_zone() and b.sp_inter[a0] == a2  # BUS-BLD-2/3
                 self.bld[a0] = a1
                 self.ctx[3] += 1
-            elif et == E.E_CITY_FULL:
+            elif et == E.EV.city_full:
                 assert (self.bld >= 0).all() and not self.city_full  # BUS-BLD-4
                 self.city_full = True
                 self.seen.add("city_full")
-            elif et == E.E_CLOCK:
+            elif et == E.EV.clock:
                 owner = self.single.get(4, -1)
                 assert seat == owner  # BUS-CLOCK-2: only the slot's owner decides
                 if a0:
@@ -272,7 +263,7 @@ class Shadow:
                 else:
                     self.clock = (self.clock + 1) % 3  # BUS-COMP-9 / BUS-CLOCK-4: House -> Office -> Pub
                     assert a1 == self.clock and a2 == self.gems_on_clock
-            elif et == E.E_VROOM:
+            elif et == E.EV.vroom:
                 assert self.slots[3][a0] == seat and a3 == self.clock and a2 == self.buses[seat]
                 if not self.settled:  # BUS-VROOM-2: settle once under T
                     self.settled = True
@@ -285,7 +276,7 @@ class Shadow:
                 if d == 0:
                     self.seen.add("vroom_zero")  # BUS-VROOM-9
                 self.ctx = ["vroom", seat, d, 0, None]
-            elif et == E.E_DELIVER:
+            elif et == E.EV.deliver:
                 assert self.ctx[0] == "vroom" and self.ctx[1] == seat
                 assert self.on_line(seat, a0) and self.on_line(seat, a1)  # BUS-VROOM-4: reach
                 assert self.want[a0] > 0 and self.room[a1] > 0  # BUS-VROOM-5 / BUS-VROOM-8
@@ -298,7 +289,7 @@ class Shadow:
                 self.at[seat] = self.counter
                 assert a2 == self.points[seat]
                 self.ctx[3] += 1
-            elif et == E.E_START:
+            elif et == E.EV.start:
                 owner = self.single.get(6, -1)
                 if owner >= 0:
                     assert (a0, a1) == (owner, 1)  # BUS-START-1 / BUS-START-3
@@ -307,7 +298,7 @@ class Shadow:
                 else:
                     assert (a0, a1) == ((self.start + 1) % n, 0)  # BUS-START-2
                 self.start = a0
-            elif et == E.E_LINE:
+            elif et == E.EV.line:
                 if self.phase == "resolve":
                     self.phase = "cleanup"
                     self.check_planning()
@@ -315,8 +306,8 @@ class Shadow:
                 # BUS-COMP-5 / BUS-SCORE-1 / BUS-VROOM-10: the disc shows delivered passengers only
                 assert a3 == self.points[seat]
                 assert sorted((a0, a1)) == sorted(self.pos.ends(seat))
-                assert a2 == int(self.pos.state.pl[seat, P_LIMIT] - self.pos.state.pl[seat, P_STICKS])
-            elif et == E.E_END:
+                assert a2 == int(self.pos.state.pl[seat, PL.limit] - self.pos.state.pl[seat, PL.sticks])
+            elif et == E.EV.end:
                 if self.collapse:
                     # BUS-END-4: time collapse is the cause; a city filled this round is the secondary flag
                     assert a0 == (rc.END_TIME_FULL if self.city_full else rc.END_TIME)
@@ -328,7 +319,7 @@ class Shadow:
                 if self.phase == "resolve":
                     self.check_planning()
                 self.phase = "over"
-            elif et == E.E_SCORE:
+            elif et == E.EV.score:
                 if ranks is None:
                     score = [self.points[p] - self.gems[p] for p in range(n)]
                     ranks = reference_ranks(score, self.gems, self.at)
@@ -341,11 +332,11 @@ class Shadow:
         for p in range(self.n):
             evs = self.events_of[p]
             if self.cubes_at_start[p] == 0:
-                assert evs == [E.E_PASS]  # BUS-PLAN-10 / BUS-AMB-20: a player without cubes passes at once
+                assert evs == [E.EV.pass_]  # BUS-PLAN-10 / BUS-AMB-20: a player without cubes passes at once
             else:
-                assert evs[0] == E.E_PLAN  # BUS-CLEAN-2: passed flags and placed counters were cleared
+                assert evs[0] == E.EV.plan  # BUS-CLEAN-2: passed flags and placed counters were cleared
             if self.cubes_at_start[p] == 1:
-                assert evs == [E.E_PLAN, E.E_PASS]  # BUS-AMB-19
+                assert evs == [E.EV.plan, E.EV.pass_]  # BUS-AMB-19
                 self.seen.add("one_cube")
 
     def compare_final(self, state):
@@ -353,11 +344,11 @@ class Shadow:
         assert (self.pos.state.occ == state.occ).all()  # every stick placed is still there, nothing else is
         assert (self.pax == state.pax).all()  # passengers only arrive at stations and move by deliveries
         assert (self.bld == state.bld).all()
-        assert list(state.pl[: self.n, P_CUBES]) == self.cubes  # placed cubes never come back
-        assert list(state.pl[: self.n, P_BUSES]) == self.buses  # bought buses stay
-        assert list(state.pl[: self.n, P_POINTS]) == self.points
-        assert list(state.pl[: self.n, P_GEMS]) == self.gems
-        assert list(state.pl[: self.n, P_AT]) == self.at
+        assert list(state.pl[: self.n, PL.cubes]) == self.cubes  # placed cubes never come back
+        assert list(state.pl[: self.n, PL.buses]) == self.buses  # bought buses stay
+        assert list(state.pl[: self.n, PL.points]) == self.points
+        assert list(state.pl[: self.n, PL.gems]) == self.gems
+        assert list(state.pl[: self.n, PL.at]) == self.at
 
 
 def audit_games(n, games, seed, rules=Rules()):
@@ -365,11 +356,11 @@ def audit_games(n, games, seed, rules=Rules()):
     for gi in range(games):
         seat_row = [(gi + 3 * s) % len(NAMES) for s in range(n)]
         events, game, players, state, board = play_traced(rules, n, seat_row, gi, seed)
-        shadow = Shadow(n, board, state.pl[:n, P_LIMIT].copy(), rules)
+        shadow = Shadow(n, board, state.pl[:n, PL.limit].copy(), rules)
         shadow.check(events)
         shadow.compare_final(state)
         seen |= shadow.seen
-        assert [int(e[3]) for e in events if e[2] == E.E_END] == [game[rc.GC_END]]
+        assert [int(e[3]) for e in events if e[2] == E.EV.end] == [game[GC.end_reason]]
     return seen
 
 

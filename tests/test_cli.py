@@ -130,11 +130,11 @@ def test_bench_json_fields():
 
 def test_readme_strategy_example_is_valid(tmp_path):
     """The README's JSON strategy example registers against the real Sea Trade schema."""
-    from strategies.core import StrategyRegistry
-    from strategies.sea_trade import REGISTRY
+    from sim.core.policy import StrategyRegistry
+    from sim.core.spec import get_game
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     block = readme.split("```json", 1)[1].split("```", 1)[0]
     path = tmp_path / "cautious.json"
     path.write_text(block)
-    assert StrategyRegistry("sea_trade", REGISTRY.schema).load_file(path) == ["cautious"]
+    assert StrategyRegistry("sea_trade", get_game("sea_trade").schema).load_file(path) == ["cautious"]

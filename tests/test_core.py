@@ -14,7 +14,7 @@ from sim.core.graph import UNREACHED, bfs_distances
 from sim.core.ranking import rank_seats
 from sim.core.rng import new_state, randint, seed_game, shuffle, uniform
 from sim.core.structs import borrow, struct_handle
-from strategies.core import DecisionSchema, Strategy, StrategyRegistry, choose
+from sim.core.policy import DecisionSchema, Strategy, StrategyRegistry, choose
 from sim.core.errors import PlaytestError
 
 

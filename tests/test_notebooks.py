@@ -9,8 +9,12 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from sim.core.spec import game_names
+
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = {"sea_trade": ROOT / "notebooks" / "sea_trade.ipynb", "bus": ROOT / "notebooks" / "bus.ipynb"}
+GAMES = game_names()
+"""Every registered game has its notebook, notebooks/<game>.ipynb."""
+NOTEBOOKS = {game: ROOT / "notebooks" / f"{game}.ipynb" for game in GAMES}
 
 
 def _execute(nb: nbformat.NotebookNode, cwd: Path) -> nbformat.NotebookNode:
@@ -22,7 +26,7 @@ def _images(nb: nbformat.NotebookNode) -> int:
     return sum("image/png" in out.get("data", {}) for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs)
 
 
-@pytest.mark.parametrize("game", ["sea_trade", "bus"])
+@pytest.mark.parametrize("game", GAMES)
 def test_notebook_runs_a_real_study(game, tmp_path):
     """The notebook runs a small study through the public API and shows its headline plots."""
     nb = _execute(nbformat.read(NOTEBOOKS[game], as_version=4), tmp_path)
@@ -30,7 +34,7 @@ def test_notebook_runs_a_real_study(game, tmp_path):
     assert _images(nb) >= 3
 
 
-@pytest.mark.parametrize("game", ["sea_trade", "bus"])
+@pytest.mark.parametrize("game", GAMES)
 def test_notebook_analysis_cells_on_a_synthetic_run(game, tmp_path):
     """Same notebook with its study cell swapped for a synthetic run in the runner's format."""
     importlib.import_module("tests.test_analysis_synth")

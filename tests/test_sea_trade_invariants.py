@@ -1,28 +1,24 @@
-"""Sea Trade invariants over many games, option generators vs rule checks, determinism and game flow."""
+"""Sea Trade invariants over many games, option generators vs rule checks, distance tables and game flow
+(determinism, chunking and no-JIT runs are checked for every game by tests/test_conformance.py)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pytest
-from numba import njit
 
 from sim.core.graph import bfs_distances
 from sim.core.trace import new_trace
-from sim.sea_trade import SPEC, play_chunk
+from sim.sea_trade import SPEC
 from sim.sea_trade.board import FAR, ensure_dist, fill_steps
+from sim.sea_trade.checks import check_options, scramble
 from sim.sea_trade.engine import (_obstacle_features, _set_targets, check_known_targets, known_sale_target,
-                                  leader_gold, pirate_phase, play_game, setup_game)
-from sim.sea_trade.moves import (check_invariants, pirate_legal, pirate_options, sail_legal, sail_options,
-                                 storm_legal, storm_options)
+                                  leader_gold, pirate_phase)
+from sim.sea_trade.moves import check_invariants, pirate_options, storm_options
 from sim.sea_trade.rules import Rules
-from sim.sea_trade.state import (CARD_ROW, CARD_WIND0, DESIRES, EV_END_TURN, F_BLOCKS, F_BLOCKS_LEADER,
-                                 F_SELF_BLOCK, F_THREAT_GAIN, F_UNBLOCK, LAND, M_DIST_DIRTY, M_EVENTS, SEA, SELLS,
-                                 new_state)
-from tests.sea_trade_positions import named, table
+from sim.sea_trade.state import DESIRES, LAND, SEA, SELLS
+from sim.sea_trade.schema import F
+from sim.sea_trade.state import EV, MISC
+from tests.sea_trade_positions import events, named, new_state, play_chunk, play_game, setup_game, table
 
 # (lineup, games, rules): 10,400 games in all, every one checked after every turn.
 MIXES = [
@@ -74,90 +70,10 @@ def test_invariant_check_can_fail():
     assert check_known_targets(st) == 10
 
 
-@njit(cache=True)
-def _scramble(st, seed_cells):
-    """Random position: pirates, storm and ships on random spaces, every card type in seat 0's hand."""
-    n = st.cell.shape[0]
-    k = 0
-    for p in range(st.pirate.shape[0]):
-        st.pirate_at[st.pirate[p]] = -1
-    for p in range(st.pirate.shape[0]):
-        while True:
-            c = seed_cells[k % seed_cells.shape[0]]
-            k += 1
-            if st.cell[c] == SEA and st.pirate_at[c] < 0:
-                break
-        st.pirate[p] = c
-        st.pirate_at[c] = p
-    st.storm[0] = -1
-    c = seed_cells[k % seed_cells.shape[0]]
-    k += 1
-    if st.cell[c] == SEA and st.pirate_at[c] < 0:
-        st.storm[0] = c
-    for q in range(st.ship.shape[0]):
-        while True:
-            c = seed_cells[k % seed_cells.shape[0]]
-            k += 1
-            if st.cell[c] != LAND and c != st.storm[0]:
-                break
-        st.ship[q] = c
-    for t in range(st.hand.shape[1]):
-        st.hand[0, t] = 1
-    if st.storm[0] >= 0:
-        for q in range(st.ship.shape[0]):
-            if st.ship[q] == st.storm[0]:
-                st.storm[0] = -1
-    return n
-
-
-@njit(cache=True)
-def _disagreements(st):
-    """Count (move, target) pairs where the option generators and the rule predicates disagree."""
-    n = st.cell.shape[0]
-    bad = 0
-    k = sail_options(st, 0, 0)
-    for card in range(CARD_ROW, CARD_WIND0 + 8):
-        for to in range(n):
-            listed = False
-            for i in range(k):
-                if st.options[i, 0] == card and st.options[i, 1] == to:
-                    listed = True
-            if listed != sail_legal(st, st.ship[0], card, to):
-                bad += 1
-    k = pirate_options(st, 0, 0)
-    for p in range(st.pirate.shape[0]):
-        for card in range(CARD_WIND0, CARD_WIND0 + 8):
-            for to in range(n):
-                listed = False
-                for i in range(k):
-                    if st.options[i, 0] == p and st.options[i, 1] == card and st.options[i, 2] == to:
-                        listed = True
-                if listed != pirate_legal(st, 0, p, card, to):
-                    bad += 1
-    k = storm_options(st, 0)
-    for i in range(1, k):  # ascending cells (the order ties are broken in)
-        if st.options[i, 0] <= st.options[i - 1, 0]:
-            bad += 1
-    for c in range(n):
-        listed = False
-        for i in range(k):
-            if st.options[i, 0] == c:
-                listed = True
-        if listed != storm_legal(st, c):
-            bad += 1
-    return bad
-
-
 def test_option_generators_agree_with_rule_checks():
-    """ST-SAIL-1..5, ST-PIRACY-1, ST-PIRACY-2, ST-TURN-5: generated options == the independent legality checks."""
-    rng = np.random.default_rng(5)
-    # 8x8 boards use bitboards where a 10x10 board uses tables: both must agree with the rules.
-    for players, rules in ((2, Rules()), (4, Rules()), (6, Rules()), (4, Rules(grid_size=10, islands=14))):
-        st = new_state(rules, players)
-        for gi in range(150):
-            setup_game(st, 3, gi)
-            _scramble(st, rng.integers(0, rules.grid_size ** 2, size=200))
-            assert _disagreements(st) == 0
+    """ST-SAIL-1..5, ST-PIRACY-1, ST-PIRACY-2, ST-TURN-5: generated options == the independent legality checks
+    (the conformance suite runs the default boards; here also a 10x10 board, which uses tables, not bitboards)."""
+    assert check_options(5, Rules(grid_size=10, islands=14), players=(4,)) > 1000
 
 
 def _reference_sea(st):
@@ -200,7 +116,7 @@ def _move_obstacle(st, rng):
         st.pirate_at[to] = p
     else:
         st.storm[0] = to
-    st.misc[M_DIST_DIRTY] = 1
+    st.misc[MISC.dist_dirty] = 1
 
 
 def test_bitboard_distances_match_queue_bfs():
@@ -215,8 +131,8 @@ def test_bitboard_distances_match_queue_bfs():
         n = grid * grid
         for gi in range(40):
             setup_game(st, 4, gi)
-            _scramble(st, rng.integers(0, n, size=200))
-            st.misc[M_DIST_DIRTY] = 1
+            scramble(st, rng.integers(0, n, size=200))
+            st.misc[MISC.dist_dirty] = 1
             ensure_dist(st)
             _assert_distances(st, (grid, gi))
             for step in range(30):
@@ -232,7 +148,7 @@ def _route_features(st, k, placing, seat, bits):
     _obstacle_features(st.features, st.options, st.pirate, k, placing, st.storm[0], st.gold, st.ship, st.sea,
                        st.land_dist, st.king, st.layers, st.ring, bits, int(st.rules[0]), st.target,
                        st.target_dist, n, seat, leader_gold(st.gold, n, seat), True)
-    return st.features[[F_SELF_BLOCK, F_BLOCKS, F_BLOCKS_LEADER, F_UNBLOCK], :k].copy()
+    return st.features[[F.self_block, F.blocks, F.blocks_leader, F.unblock], :k].copy()
 
 
 def test_bitboard_routes_match_table_check():
@@ -245,10 +161,10 @@ def test_bitboard_routes_match_table_check():
         st = new_state(rules, 4)
         for gi in range(60):
             setup_game(st, 6, gi)
-            _scramble(st, rng.integers(0, grid * grid, size=200))
+            scramble(st, rng.integers(0, grid * grid, size=200))
             st.hold[:, :] = rng.integers(0, 2, st.hold.shape)
             st.gold[:] = rng.integers(0, 4, 4)  # ties for the gold lead are common
-            st.misc[M_DIST_DIRTY] = 1
+            st.misc[MISC.dist_dirty] = 1
             ensure_dist(st)
             _set_targets(st.rules, st.sea, st.land_dist, st.ship, st.hand, st.hold, st.gold, st.known_targets,
                          st.target, st.target_dist, 4, 0, True)
@@ -274,29 +190,18 @@ def test_pirate_features_follow_the_weights():
         for tab, weighs in ((watcher, True), (ignorer, False)):
             st = new_state(Rules(), 4, tab)
             setup_game(st, 7, gi)
-            _scramble(st, cells)  # seat 0 holds every Wind card; the strategy passes at once
+            scramble(st, cells)  # seat 0 holds every Wind card; the strategy passes at once
             st.hold[:, :] = holds
             pirate_phase(st, 0)
             k = pirate_options(st, 0, 0)
-            blocks = st.features[F_BLOCKS, :k].copy()
-            threat = st.features[F_THREAT_GAIN, :k].copy()
+            blocks = st.features[F.blocks, :k].copy()
+            threat = st.features[F.threat_gain, :k].copy()
             if weighs:
                 assert np.array_equal(blocks, _route_features(st, k, False, 0, True)[1]), gi
                 filled += int(blocks.any()) + int(threat.any())
             else:
                 assert not blocks.any() and not threat.any(), gi
     assert filled > 10
-
-
-def test_chunking_does_not_change_games():
-    """Game i depends only on (seed, i): one chunk of 60 equals chunks of 25 + 35."""
-    t = named("trader", "raider", "blocker")
-    seats = np.array([[0, 1, 2], [2, 0, 1], [1, 2, 0]] * 20)
-    whole = play_chunk(Rules(), 3, seats, 100, 60, 9, t)
-    a = play_chunk(Rules(), 3, seats[:25], 100, 25, 9, t)
-    b = play_chunk(Rules(), 3, seats[25:], 125, 35, 9, t)
-    assert np.array_equal(whole.games, np.concatenate([a.games, b.games]))
-    assert np.array_equal(whole.players, np.concatenate([a.players, b.players]))
 
 
 def test_replay_matches_the_logged_game():
@@ -310,28 +215,15 @@ def test_replay_matches_the_logged_game():
     st = new_state(Rules(), 4, t, trace=new_trace(400_000))
     st.seat_strat[:] = seats[0]
     play_game(st, 41, 5, False)
-    ev = st.trace[: st.misc[M_EVENTS]]
+    ev = events(st)
     assert list(st.gold) == list(r.players[0, :, SPEC.player_col("score")])
     last_gold = {}
-    for row in ev[ev[:, 2] == EV_END_TURN]:
+    for row in ev[ev[:, 2] == EV.end_turn]:
         last_gold[int(row[1])] = int(row[3])
     w = r.games[0, SPEC.game_col("winner_seat")]
     for s, gold in last_gold.items():
         if s != w:
             assert gold == st.gold[s]
-
-
-def test_nojit_matches_jit():
-    """The kernel runs identically with NUMBA_DISABLE_JIT=1 (slowly)."""
-    code = ("import numpy as np\nfrom sim.sea_trade import play_chunk\nfrom sim.sea_trade.rules import Rules\n"
-            "from strategies.sea_trade import REGISTRY\n"
-            "r = play_chunk(Rules(), 2, np.array([[0, 1], [1, 0]]), 7, 2, 3, REGISTRY.table(['trader', 'raider']))\n"
-            "print(r.games.tolist(), r.players.tolist())")
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
-                         cwd=os.path.dirname(os.path.dirname(__file__))).stdout.strip()
-    r = play_chunk(Rules(), 2, np.array([[0, 1], [1, 0]]), 7, 2, 3, named("trader", "raider"))
-    assert out == f"{r.games.tolist()} {r.players.tolist()}"
 
 
 def test_traders_finish_games():

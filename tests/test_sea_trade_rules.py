@@ -10,15 +10,17 @@ import pytest
 from sim.core.errors import PlaytestError
 from sim.core.rules import apply_overrides
 from sim.core.trace import new_trace
-from sim.sea_trade import SPEC, play_chunk
+from sim.sea_trade import SPEC
 from sim.sea_trade.board import FAR, ensure_dist
-from sim.sea_trade.engine import offer_decision, play_game, sell_and_buy, setup_game
+from sim.sea_trade.engine import offer_decision, sell_and_buy
 from sim.sea_trade.moves import (apply_pirate, apply_sail, apply_sell, apply_storm, draw_card, max_buy, apply_buy,
                                  pirate_options, price, sail_legal, sail_options, ship_can_enter, storm_options)
 from sim.sea_trade.rules import Rules
-from sim.sea_trade.state import (CARD_ROW, CARD_STORM, CARD_WIND0, COMMODITIES, DESIRES, DIRECTIONS, EV_BUY,
-                                 EV_DRAW, EV_SAIL, EV_SELL, LAND, M_EVENTS, MARKET, MARKETS, SEA, SELLS, new_state)
-from tests.sea_trade_positions import cell, named, options, position, table
+from sim.sea_trade.state import (CARD_ROW, CARD_STORM, CARD_WIND0, COMMODITIES, DESIRES, DIRECTIONS, LAND,
+                                 MARKET, MARKETS, SEA, SELLS)
+from sim.sea_trade.state import EV
+from tests.sea_trade_positions import (cell, events, named, new_state, options, play_chunk, play_game, position,
+                                      setup_game, table)
 
 WIND = {d: CARD_WIND0 + i for i, d in enumerate(DIRECTIONS)}
 SILK, OBSIDIAN, GRAIN, OIL, WINE, SPICES = range(6)
@@ -147,8 +149,8 @@ def test_turn_order_ST_SETUP_7():
     rules = Rules(round_cap=3)
     st = new_state(rules, 3, named("random"), trace=new_trace(50_000))
     play_game(st, 4, 9, True)
-    ev = st.trace[: st.misc[M_EVENTS]]
-    draws = ev[ev[:, 2] == EV_DRAW]
+    ev = events(st)
+    draws = ev[ev[:, 2] == EV.draw]
     seq = [int(s) for s in draws[::3, 1]]  # three draws per turn
     assert seq[:9] == [0, 1, 2] * 3
 
@@ -315,15 +317,15 @@ def test_move_trade_move_ST_TRADE_5():
     found = False
     for gi in range(20):
         play_game(st, gi, 2, True)
-        ev = st.trace[: st.misc[M_EVENTS]]
+        ev = events(st)
         turn = []
         for row in ev:
-            if row[2] == EV_DRAW and turn and turn[-1] != EV_DRAW:
+            if row[2] == EV.draw and turn and turn[-1] != EV.draw:
                 turn = []
             turn.append(row[2])
-            kinds = [t for t in turn if t in (EV_SAIL, EV_SELL, EV_BUY)]
+            kinds = [t for t in turn if t in (EV.sail, EV.sell, EV.buy)]
             for i in range(1, len(kinds) - 1):
-                if kinds[i] in (EV_SELL, EV_BUY) and kinds[i - 1] == EV_SAIL and EV_SAIL in kinds[i + 1:]:
+                if kinds[i] in (EV.sell, EV.buy) and kinds[i - 1] == EV.sail and EV.sail in kinds[i + 1:]:
                     found = True
         if found:
             break

@@ -6,8 +6,10 @@ import numpy as np
 from numba import njit
 
 from sim.bus.data import Board
-from sim.bus.rules import R_EXC1_PER_END, R_LOOP_COST, R_STRICT_PARALLEL
-from sim.bus.state import (P_CUBES, P_E0, P_ES0, P_LOOPS, P_MARKERS, P_SPENT, P_STICKS, G_N, State)
+from sim.bus.state import State
+from sim.bus.rules import R
+from sim.bus.state import PL
+from sim.core.state import M
 
 KIND_FREE = 0  # BUS-EXP-8: a street with no stick
 KIND_EXC1 = 1  # BUS-EXP-9: exception 1, no free street at this end
@@ -30,14 +32,14 @@ def has_free_street(b: Board, s: State, x: int) -> bool:
 
 
 @njit(cache=True)
-def occupants_end_here(s: State, R: np.ndarray, street: int, x: int) -> bool:
+def occupants_end_here(s: State, street: int, x: int) -> bool:
     """BUS-EXP-10 / BUS-AMB-6: every player on ``street`` has an end at x (strict: that end's last stick is it)."""
     m = s.occ[street]
-    for q in range(s.g[G_N]):
+    for q in range(s.meta[M.n_players]):
         if (m >> q) & 1:
             ok = False
             for e in range(2):
-                if s.pl[q, P_E0 + e] == x and (R[R_STRICT_PARALLEL] == 0 or s.pl[q, P_ES0 + e] == street):
+                if s.pl[q, PL.e0 + e] == x and (s.rules[R.parallel_requires_end_stick] == 0 or s.pl[q, PL.es0 + e] == street):
                     ok = True
             if not ok:
                 return False
@@ -45,7 +47,7 @@ def occupants_end_here(s: State, R: np.ndarray, street: int, x: int) -> bool:
 
 
 @njit(cache=True)
-def legal_sticks(b: Board, s: State, R: np.ndarray, p: int, opt: np.ndarray) -> int:
+def legal_sticks(b: Board, s: State, p: int, opt: np.ndarray) -> int:
     """Fill ``opt[i] = (end, street, kind)`` with every legal next stick of player p; return the count.
 
     Legal set (BUS-EXP-6..11): s touches an end X (EXP-6), holds no stick of p (EXP-7), and is free
@@ -54,17 +56,17 @@ def legal_sticks(b: Board, s: State, R: np.ndarray, p: int, opt: np.ndarray) -> 
     intersection, BUS-EXP-13) lists its moves once. No sticks left -> no move (BUS-COMP-3).
     """
     n = 0
-    if s.pl[p, P_STICKS] <= 0 or s.pl[p, P_E0] < 0:
+    if s.pl[p, PL.sticks] <= 0 or s.pl[p, PL.e0] < 0:
         return 0
     bit = np.int64(1) << p
-    e0 = s.pl[p, P_E0]
-    e1 = s.pl[p, P_E0 + 1]
+    e0 = s.pl[p, PL.e0]
+    e1 = s.pl[p, PL.e0 + 1]
     n_ends = 1 if e0 == e1 else 2
     free_any = has_free_street(b, s, e0) or has_free_street(b, s, e1)
     for e in range(n_ends):
-        x = s.pl[p, P_E0 + e]
+        x = s.pl[p, PL.e0 + e]
         free_here = has_free_street(b, s, x)
-        exc1 = (not free_here) if R[R_EXC1_PER_END] else (not free_any)
+        exc1 = (not free_here) if s.rules[R.exception1_per_end] else (not free_any)
         for j in range(b.deg[x]):
             st = b.inc_s[x, j]
             m = s.occ[st]
@@ -75,7 +77,7 @@ def legal_sticks(b: Board, s: State, R: np.ndarray, p: int, opt: np.ndarray) -> 
                 kind = KIND_FREE
             elif exc1:
                 kind = KIND_EXC1
-            elif occupants_end_here(s, R, st, x):
+            elif occupants_end_here(s, st, x):
                 kind = KIND_EXC2
             if kind >= 0:
                 opt[n, 0] = e
@@ -86,24 +88,24 @@ def legal_sticks(b: Board, s: State, R: np.ndarray, p: int, opt: np.ndarray) -> 
 
 
 @njit(cache=True)
-def stick_is_legal(b: Board, s: State, R: np.ndarray, p: int, e: int, street: int) -> bool:
+def stick_is_legal(b: Board, s: State, p: int, e: int, street: int) -> bool:
     """Independent per-move check of BUS-EXP-6..10 (used by checked mode, BUS-INV-8, and tests)."""
-    if s.pl[p, P_STICKS] <= 0:
+    if s.pl[p, PL.sticks] <= 0:
         return False
-    x = s.pl[p, P_E0 + e]
+    x = s.pl[p, PL.e0 + e]
     if x < 0 or (b.st_a[street] != x and b.st_b[street] != x):
         return False  # BUS-EXP-6: only from an end
     if (s.occ[street] >> p) & 1:
         return False  # BUS-EXP-7
     if s.occ[street] == 0:
         return True  # BUS-EXP-8
-    if R[R_EXC1_PER_END]:
+    if s.rules[R.exception1_per_end]:
         no_free = not has_free_street(b, s, x)
     else:
-        no_free = not (has_free_street(b, s, s.pl[p, P_E0]) or has_free_street(b, s, s.pl[p, P_E0 + 1]))
+        no_free = not (has_free_street(b, s, s.pl[p, PL.e0]) or has_free_street(b, s, s.pl[p, PL.e0 + 1]))
     if no_free:
         return True  # BUS-EXP-9
-    return occupants_end_here(s, R, street, x)  # BUS-EXP-10
+    return occupants_end_here(s, street, x)  # BUS-EXP-10
 
 
 @njit(cache=True)
@@ -114,43 +116,43 @@ def lay_first_stick(b: Board, s: State, p: int, street: int) -> None:
     s.occ[street] |= np.int64(1) << p
     s.own[p, a] += 1
     s.own[p, c] += 1
-    s.pl[p, P_STICKS] -= 1
-    s.pl[p, P_E0] = a
-    s.pl[p, P_E0 + 1] = c
-    s.pl[p, P_ES0] = street
-    s.pl[p, P_ES0 + 1] = street
+    s.pl[p, PL.sticks] -= 1
+    s.pl[p, PL.e0] = a
+    s.pl[p, PL.e0 + 1] = c
+    s.pl[p, PL.es0] = street
+    s.pl[p, PL.es0 + 1] = street
 
 
 @njit(cache=True)
-def place_stick(b: Board, s: State, R: np.ndarray, p: int, e: int, street: int) -> int:
+def place_stick(b: Board, s: State, p: int, e: int, street: int) -> int:
     """Lay one stick from end e (BUS-EXP-12/13); return the new end. Closing a loop keeps the end at Y.
 
     A closed circuit (the new end equals the other end) takes a loop-marker cube only when
     ``loop_marker_costs_cube`` is set (BUS-AMB-3, BUS-COMP-4).
     """
-    x = s.pl[p, P_E0 + e]
+    x = s.pl[p, PL.e0 + e]
     y = other_end(b, street, x)
     closes = s.own[p, y] > 0
     s.occ[street] |= np.int64(1) << p
     s.own[p, x] += 1
     s.own[p, y] += 1
-    s.pl[p, P_STICKS] -= 1
-    s.pl[p, P_E0 + e] = y
-    s.pl[p, P_ES0 + e] = street
+    s.pl[p, PL.sticks] -= 1
+    s.pl[p, PL.e0 + e] = y
+    s.pl[p, PL.es0 + e] = street
     if closes:
-        s.pl[p, P_LOOPS] += 1
-        if y == s.pl[p, P_E0 + 1 - e] and R[R_LOOP_COST] and s.pl[p, P_CUBES] > 0:
-            s.pl[p, P_CUBES] -= 1
-            s.pl[p, P_SPENT] += 1
-            s.pl[p, P_MARKERS] += 1
+        s.pl[p, PL.loops] += 1
+        if y == s.pl[p, PL.e0 + 1 - e] and s.rules[R.loop_marker_costs_cube] and s.pl[p, PL.cubes] > 0:
+            s.pl[p, PL.cubes] -= 1
+            s.pl[p, PL.spent] += 1
+            s.pl[p, PL.markers] += 1
     return y
 
 
 @njit(cache=True)
 def line_is_trail(b: Board, s: State, p: int) -> bool:
     """BUS-INV-3 by Euler: own streets connected, odd-degree intersections exactly the two ends (none if equal)."""
-    e0 = s.pl[p, P_E0]
-    e1 = s.pl[p, P_E0 + 1]
+    e0 = s.pl[p, PL.e0]
+    e1 = s.pl[p, PL.e0 + 1]
     n_inter = b.deg.shape[0]
     bit = np.int64(1) << p
     for v in range(n_inter):

@@ -6,32 +6,34 @@ import numpy as np
 
 from sim.bus import engine as E
 from sim.bus import lines as L
-from sim.bus.data import kernel_board, load_board
+from sim.bus.data import load_board
 from sim.bus.rules import Rules
-from sim.bus.state import (G_CLOCK, G_GEMS, G_M, G_N, G_ROUND, P_BUSES, P_E0, P_GEMS, P_AT, P_POINTS, kernel_state,
-                           new_state)
 from sim.core.errors import PlaytestError
 from sim.core.rng import seed_game
-from strategies.bus import REGISTRY
-from strategies.core import StrategyTable
+from sim.core.trace import new_trace
+from sim.core.policy import StrategyTable
+from sim.bus.state import GS, PL
+from sim.core.state import M
 
 
 class Position:
-    """A game state after setup-free reset: lay lines, buildings and passengers by hand, then ask the rules."""
+    """A game state after setup-free reset: lay lines, buildings and passengers by hand, then ask the rules.
+
+    ``state`` is the kernel handle itself (its arrays are the state's memory), ``kb`` the board handle."""
 
     def __init__(self, n_players: int = 4, rules: Rules = Rules(), table: StrategyTable | None = None,
-                 seed: int = 0):
+                 seed: int = 0, trace: int = 0):
+        """``trace``: capacity of an event buffer (0: no events recorded)."""
+        from sim.bus import SPEC  # late import: sim.bus imports the engine this module drives
+
         self.rules = rules
         self.board = load_board(rules.board)
-        self.R = rules.to_array(n_players)
-        self.table = table if table is not None else REGISTRY.table(["random"] * n_players)
-        self.state = new_state(self.board, n_players, self.table)
-        self.state.g[G_N] = n_players
-        self.state.strat[:] = np.arange(n_players) % len(self.table.kind)
-        self.kb = kernel_board(self.board)
-        self.ks = kernel_state(self.state)
+        self.table = table if table is not None else SPEC.strategies.table(["random"] * n_players)
+        self.ks, self.kb = SPEC.new_state(rules, n_players, self.table, new_trace(trace))
+        self.state = self.ks
+        self.state.seat_strat[:] = np.arange(n_players) % len(self.table.kind)
         seed_game(self.state.rng, seed, 0)
-        E.reset_game(self.kb, self.R, self.ks)
+        E.reset_game(self.kb, self.ks)
         self.n = n_players
 
     # --- board lookups
@@ -43,49 +45,49 @@ class Position:
         raise PlaytestError(f"no street joins {a} and {b}")
 
     def ends(self, p: int) -> tuple[int, int]:
-        return int(self.state.pl[p, P_E0]), int(self.state.pl[p, P_E0 + 1])
+        return int(self.state.pl[p, PL.e0]), int(self.state.pl[p, PL.e0 + 1])
 
     # --- lines
     def line(self, p: int, path: list[int]) -> None:
         """Lay p's line along ``path`` (intersections), first stick then one stick per step, unchecked."""
         L.lay_first_stick(self.kb, self.ks, p, self.street(path[0], path[1]))
         for x, y in zip(path[1:], path[2:]):
-            e = 0 if self.state.pl[p, P_E0] == x else 1
-            L.place_stick(self.kb, self.ks, self.R, p, e, self.street(x, y))
+            e = 0 if self.state.pl[p, PL.e0] == x else 1
+            L.place_stick(self.kb, self.ks, p, e, self.street(x, y))
 
     def legal(self, p: int) -> set[tuple[int, int]]:
         """Legal next sticks of p as {(from intersection, to intersection)} (BUS-EXP-6..10)."""
-        n = L.legal_sticks(self.kb, self.ks, self.R, p, self.state.opt)
+        n = L.legal_sticks(self.kb, self.ks, p, self.state.options)
         out = set()
         for i in range(n):
-            x = int(self.state.pl[p, P_E0 + self.state.opt[i, 0]])
-            st = int(self.state.opt[i, 1])
+            x = int(self.state.pl[p, PL.e0 + self.state.options[i, 0]])
+            st = int(self.state.options[i, 1])
             out.add((x, int(L.other_end(self.kb, st, x))))
         return out
 
     def legal_kinds(self, p: int) -> dict[tuple[int, int], int]:
         """Like :meth:`legal`, with the rule that allows each stick (lines.KIND_*)."""
-        n = L.legal_sticks(self.kb, self.ks, self.R, p, self.state.opt)
+        n = L.legal_sticks(self.kb, self.ks, p, self.state.options)
         out = {}
         for i in range(n):
-            x = int(self.state.pl[p, P_E0 + self.state.opt[i, 0]])
-            st = int(self.state.opt[i, 1])
-            out[(x, int(L.other_end(self.kb, st, x)))] = int(self.state.opt[i, 2])
+            x = int(self.state.pl[p, PL.e0 + self.state.options[i, 0]])
+            st = int(self.state.options[i, 1])
+            out[(x, int(L.other_end(self.kb, st, x)))] = int(self.state.options[i, 2])
         return out
 
     def is_legal(self, p: int, x: int, y: int) -> bool:
         """The independent per-move check (stick_is_legal) for a stick from end x to y."""
-        e = 0 if self.state.pl[p, P_E0] == x else 1
-        if self.state.pl[p, P_E0 + e] != x:
+        e = 0 if self.state.pl[p, PL.e0] == x else 1
+        if self.state.pl[p, PL.e0 + e] != x:
             return False
-        return bool(L.stick_is_legal(self.kb, self.ks, self.R, p, e, self.street(x, y)))
+        return bool(L.stick_is_legal(self.kb, self.ks, p, e, self.street(x, y)))
 
     def extend(self, p: int, x: int, y: int) -> None:
         """Lay a stick from end x to y after checking it is legal."""
         if (x, y) not in self.legal(p):
             raise AssertionError(f"stick {x}->{y} is not legal for player {p}")
-        e = 0 if self.state.pl[p, P_E0] == x else 1
-        L.place_stick(self.kb, self.ks, self.R, p, e, self.street(x, y))
+        e = 0 if self.state.pl[p, PL.e0] == x else 1
+        L.place_stick(self.kb, self.ks, p, e, self.street(x, y))
 
     def is_trail(self, p: int) -> bool:
         return bool(L.line_is_trail(self.kb, self.ks, p))
@@ -102,19 +104,19 @@ class Position:
     def passengers(self, x: int, count: int) -> None:
         """Move ``count`` passengers from the supply onto intersection x."""
         self.state.pax[x] += count
-        self.state.g[E.G_SUPPLY] -= count
-        self.state.g[E.G_BOARD_PAX] += count
+        self.state.g[E.GS.supply] -= count
+        self.state.g[E.GS.board_pax] += count
 
     def clear_passengers(self) -> None:
         """Return every passenger to the supply (for examples that place their own)."""
-        self.state.g[E.G_SUPPLY] += int(self.state.pax.sum())
-        self.state.g[E.G_BOARD_PAX] = 0
+        self.state.g[E.GS.supply] += int(self.state.pax.sum())
+        self.state.g[E.GS.board_pax] = 0
         self.state.pax[:] = 0
 
     # --- actions and rules
     def set_buses(self, p: int, buses: int) -> None:
-        self.state.pl[p, P_BUSES] = buses
-        self.state.g[G_M] = int(self.state.pl[: self.n, P_BUSES].max())
+        self.state.pl[p, PL.buses] = buses
+        self.state.g[GS.m] = int(self.state.pl[: self.n, PL.buses].max())
 
     def settle(self, t: int) -> None:
         E.settle(self.ks, t)
@@ -125,14 +127,14 @@ class Position:
 
     def vroom(self, slots: list[int], t: int) -> list[int]:
         """Resolve a Vrroomm! step with the given slot owners under type t; return points gained per player."""
-        before = self.state.pl[: self.n, P_POINTS].copy()
-        self.state.g[G_CLOCK] = t
+        before = self.state.pl[: self.n, PL.points].copy()
+        self.state.g[GS.clock] = t
         self.state.slot[3, :] = -1
         for k, p in enumerate(slots):
             self.state.slot[3, k] = p
         self.state.nslot[3] = len(slots)
         E.resolve_vroom(self.kb, self.ks)
-        return list(self.state.pl[: self.n, P_POINTS] - before)
+        return list(self.state.pl[: self.n, PL.points] - before)
 
     def open_zone(self) -> int:
         return int(E.open_zone(self.ks))
@@ -140,25 +142,25 @@ class Position:
     def clock_step(self, owner: int = -1) -> bool:
         """Resolve step 5 with ``owner`` on the Clock slot (-1: nobody); True when the game ended."""
         self.state.single[1] = owner
-        return bool(E.resolve_clock(self.R, self.ks))
+        return bool(E.resolve_clock(self.ks))
 
     def set_round(self, rnd: int) -> None:
-        self.state.g[G_ROUND] = rnd
+        self.state.meta[M.round] = rnd
 
     def score(self, p: int, points: int, gems: int, reached_at: int) -> None:
-        self.state.pl[p, P_POINTS] = points
-        self.state.pl[p, P_GEMS] = gems
-        self.state.pl[p, P_AT] = reached_at
+        self.state.pl[p, PL.points] = points
+        self.state.pl[p, PL.gems] = gems
+        self.state.pl[p, PL.at] = reached_at
 
     def ranking(self) -> tuple[list[int], int]:
         """Final ranks (BUS-SCORE-2..4) and the tie-break code (0 none, 1 gems, 2 disc stack, 3 shared)."""
         E.final_scoring(self.ks)
-        return [int(r) for r in self.state.rank[: self.n]], int(self.state.g[E.G_TIE_BREAK])
+        return [int(r) for r in self.state.rank[: self.n]], int(self.state.g[E.GS.tie_break])
 
     @property
     def gems_on_clock(self) -> int:
-        return int(self.state.g[G_GEMS])
+        return int(self.state.g[GS.gems])
 
     @property
     def clock(self) -> int:
-        return int(self.state.g[G_CLOCK])
+        return int(self.state.g[GS.clock])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.core.spec import Column
+from sim.core.records import Column, columns_namespace, game_record, player_record
 
 END_LABELS = ("time_collapse", "out_of_actions", "city_full", "out_of_actions+city_full", "time_collapse+city_full")
 END_TIME = 0  # BUS-END-1
@@ -79,61 +79,9 @@ _PLAYER = [
     ("points_reached_at", "scoring event count when the final points were reached (disc stack, 0 = never scored)"),
     ("loop_markers_paid", "cubes paid for loop markers (loop_marker_costs_cube, BUS-AMB-3)"),
 ]
-GAME_COLUMNS = tuple(Column(n, d, END_LABELS if n == "end_reason" else ()) for n, d in _GAME)
-PLAYER_COLUMNS = tuple(Column(n, d) for n, d in _PLAYER)
-GAME_NAMES = tuple(c.name for c in GAME_COLUMNS)
-PLAYER_NAMES = tuple(c.name for c in PLAYER_COLUMNS)
-N_GAME = len(GAME_NAMES)
-N_PLAYER = len(PLAYER_NAMES)
-
-GC_ROUNDS = GAME_NAMES.index("rounds")
-GC_END = GAME_NAMES.index("end_reason")
-GC_WINNER = GAME_NAMES.index("winner_seat")
-GC_DECISIONS = GAME_NAMES.index("decisions")
-GC_N_WINNERS = GAME_NAMES.index("n_winners")
-GC_GEMS_TAKEN = GAME_NAMES.index("gems_taken")
-GC_LAST_GEM = GAME_NAMES.index("last_gem_seat")
-GC_GEM_ROUND = GAME_NAMES.index("gem_round_1")
-GC_CLOCK_STOPS = GAME_NAMES.index("clock_stops")
-GC_BUSES_BOUGHT = GAME_NAMES.index("buses_bought")
-GC_FINAL_M = GAME_NAMES.index("final_M")
-GC_PAX_PLACED = GAME_NAMES.index("passengers_placed")
-GC_BUILT = GAME_NAMES.index("buildings_placed")
-GC_HOUSES = GAME_NAMES.index("houses")
-GC_ZONE_FULL = GAME_NAMES.index("zone_a_full_round")
-GC_VROOM_T = GAME_NAMES.index("vroom_house")
-GC_TIE = GAME_NAMES.index("tie_break")
-GC_CUBES = GAME_NAMES.index("cubes_placed")
-GC_WASTED = GAME_NAMES.index("wasted_cubes")
-GC_SLOT = GAME_NAMES.index("cubes_exp_0")
-GC_CUBES_BUS = GAME_NAMES.index("cubes_bus")
-GC_SHORT = GAME_NAMES.index("short_seats_mask")
-GC_DELIVERED = GAME_NAMES.index("delivered")
-GC_FROM_STATION = GAME_NAMES.index("delivered_from_station")
-GC_FINAL_CLOCK = GAME_NAMES.index("final_clock")
-GC_SLOT_EXTRA = GAME_NAMES.index("cubes_exp_6")
-
-PC_SCORE = 0
-PC_RANK = 1
-PC_WON = 2
-PC_POINTS = 3
-PC_GEMS = 4
-PC_BUSES = 5
-PC_DELIVERED = 6
-PC_LIMIT = 7
-PC_STICKS_USED = 8
-PC_CUBES_LEFT = 9
-PC_CUBES_PLACED = 10
-PC_ACT = 11  # 7 columns in action order
-PC_WASTED = 18
-PC_LOOPS = 19
-PC_STATIONS = 20
-PC_COVERED = 21
-PC_FIRST_GEM = 22
-PC_START_ROUNDS = 23
-PC_EXC1 = 24
-PC_EXC2 = 25
-PC_AT = 26
-PC_MARKERS = 27
-assert PLAYER_NAMES[PC_ACT] == "act_exp" and PLAYER_NAMES[PC_MARKERS] == "loop_markers_paid"
-assert GAME_NAMES[GC_SLOT + 23] == "cubes_vroom_5" and GAME_NAMES[GC_CUBES_BUS + 2] == "cubes_start"
+GAME_COLUMNS = game_record(END_LABELS, dict(_GAME[:4]), [Column(n, d) for n, d in _GAME[4:]])
+PLAYER_COLUMNS = player_record(dict(_PLAYER[:3]), [Column(n, d) for n, d in _PLAYER[3:]])
+GC = columns_namespace("GC", GAME_COLUMNS)
+"""Game column -> index (``st.games[GC.gems_taken]``; ``GC.cubes_exp_0 + 6 * m + k`` for slot k of action m)."""
+PC = columns_namespace("PC", PLAYER_COLUMNS)
+"""Player column -> index (``st.players[p, PC.act_exp + a]`` for action a)."""

@@ -1,18 +1,13 @@
-"""Bus replays: play one game with the same kernel in trace mode and render it round by round for a player."""
+"""Bus replays: a game's events (played again in trace mode by the core) rendered round by round."""
 
 from __future__ import annotations
 
-from typing import Sequence
-
-import numpy as np
-
 from sim.bus import engine as E
-from sim.bus.data import ZONES, Board, kernel_board
+from sim.bus.data import ZONES
 from sim.bus.lines import KIND_EXC1, KIND_EXC2
-from sim.bus.records import END_LABELS, N_GAME, N_PLAYER
-from sim.bus.state import ACTION_NAMES, G_CHECK, G_N, P_LIMIT, TYPE_NAMES, kernel_state, new_state
-from sim.core.trace import new_trace
-from strategies.core import StrategyTable
+from sim.bus.records import END_LABELS, GC
+from sim.bus.state import ACTION_NAMES, PL, TYPE_NAMES
+from sim.core.spec import Traced
 
 LETTERS = "abcdefgh"
 KIND_TEXT = {0: "free street", KIND_EXC1: "exception 1: no free street there", KIND_EXC2: "exception 2: shared end"}
@@ -23,29 +18,13 @@ def _article(noun: str) -> str:
     return ("an " if noun[0] in "AEIOU" else "a ") + noun
 
 
-def trace_game(rules, n_players: int, seat_row: np.ndarray, game_index: int, seed: int,
-               table: StrategyTable) -> tuple[np.ndarray, np.ndarray, np.ndarray, Board]:
-    """Play game ``game_index`` in trace mode; return (events, game record row, player rows, board)."""
-    from sim.bus import prepare  # late import: sim.bus imports this module
-
-    board, r = prepare(rules, n_players)
-    state = new_state(board, n_players, table, new_trace(20_000))
-    state.g[G_N] = n_players
-    state.g[G_CHECK] = 1
-    seats = np.asarray(seat_row, dtype=np.int64).reshape(1, n_players)
-    games = np.zeros((1, N_GAME), dtype=np.int64)
-    players = np.zeros((1, n_players, N_PLAYER), dtype=np.int64)
-    E.play_games(kernel_board(board), r, kernel_state(state), seats, int(game_index), 1, int(seed), games, players)
-    events = state.trace[: state.tn[0]].copy()
-    limits = state.pl[:, P_LIMIT].copy()
-    return events, games[0], limits, board
-
-
-def replay(rules, n_players: int, seat_row: np.ndarray, game_index: int, seed: int, table: StrategyTable,
-           strategy_names: Sequence[str]) -> str:
+def render_game(traced: Traced) -> str:
     """A readable turn-by-turn log of one game (the same kernel and seeds as the run that logged it)."""
-    events, game, limits, board = trace_game(rules, n_players, seat_row, game_index, seed, table)
-    names = [f"seat {p} ({strategy_names[int(seat_row[p])]})" for p in range(n_players)]
+    events, game, board = traced.events, traced.games, traced.data
+    limits = traced.state.pl[:, PL.limit]
+    n_players = len(traced.names)
+    game_index, seed = traced.game_index, traced.seed
+    names = [f"seat {p} ({traced.names[p]})" for p in range(n_players)]
 
     def street(st: int) -> str:
         return f"street {st} ({board.st_a[st]}-{board.st_b[st]})"
@@ -60,63 +39,63 @@ def replay(rules, n_players: int, seat_row: np.ndarray, game_index: int, seed: i
     planning = False
     for rnd, seat, et, a0, a1, a2, a3, a4 in events.tolist():
         who = names[seat] if 0 <= seat < n_players else ""
-        if planning and et not in (E.E_ROUND, E.E_PLAN, E.E_PASS):
+        if planning and et not in (E.EV.round, E.EV.plan, E.EV.pass_):
             planning = False
             out.append(" Resolution:")
-        if et == E.E_SETUP_BLD:
+        if et == E.EV.setup_bld:
             out.append(f"  {who} builds {_article(TYPE_NAMES[a1])} on space {a0} ({place(a2)}, zone {ZONES[a3]})")
-        elif et == E.E_SETUP_STICK:
+        elif et == E.EV.setup_stick:
             out.append(f"  {who} lays the first stick on {street(a0)}")
-        elif et == E.E_ROUND:
+        elif et == E.EV.round:
             if rnd != last_round:
                 last_round = rnd
                 out.append(f"== Round {rnd} == starting player {names[a0]}; M = {a1}; clock on {TYPE_NAMES[a2]}; "
                            f"{a3} gems on the clock; {a4} passengers in the supply")
                 out.append(" Planning:")
                 planning = True
-        elif et == E.E_PLAN:
+        elif et == E.EV.plan:
             slot = f"slot {LETTERS[a1]}" if a0 in (0, 2, 3, 5) else "its only slot"
             out.append(f"  {who} puts a cube on {ACTION_NAMES[a0]}, {slot}")
-        elif et == E.E_PASS:
+        elif et == E.EV.pass_:
             out.append(f"  {who} passes" + (" (forced: no cube or no free slot)" if a0 else ""))
-        elif et == E.E_ACTION:
+        elif et == E.EV.action:
             unit = {0: "stick(s)", 2: "passenger(s)", 3: "building(s)"}[a0]
             out.append(f"  {a0 + 1}. {ACTION_NAMES[a0]} slot {LETTERS[a1]}: {who} owes {a2} {unit}")
-        elif et == E.E_STICK:
+        elif et == E.EV.stick:
             loop = ", closes a loop" if a4 else ""
             text = f"{who} adds {street(a0)} from {a1} to {a2} [{KIND_TEXT[a3]}{loop}]"
             out.append(f"     {text}" if rnd > 0 else f"  {text} (second stick)")
-        elif et == E.E_BUS:
+        elif et == E.EV.bus:
             out.append(f"  2. Buy a bus: {who} now has {a0} buses; M = {a1}")
-        elif et == E.E_PAX:
+        elif et == E.EV.pax:
             out.append(f"     a passenger arrives at {place(a0)} ({a1} left in the supply)")
-        elif et == E.E_BLD:
+        elif et == E.EV.bld:
             out.append(f"     {who} builds {_article(TYPE_NAMES[a1])} on space {a0} ({place(a2)}, zone {ZONES[a3]})")
-        elif et == E.E_CITY_FULL:
+        elif et == E.EV.city_full:
             out.append("     the last building space is filled: the game ends after this round")
-        elif et == E.E_CLOCK:
+        elif et == E.EV.clock:
             if seat < 0:
                 out.append(f"  5. Clock: nobody took it; time runs, the hand moves to {TYPE_NAMES[a1]}")
             elif a0:
                 out.append(f"  5. Clock: {who} stops time and takes a gem ({a2} left); hand stays on {TYPE_NAMES[a1]}")
             else:
                 out.append(f"  5. Clock: {who} lets time run; the hand moves to {TYPE_NAMES[a1]}")
-        elif et == E.E_VROOM:
+        elif et == E.EV.vroom:
             out.append(f"  6. Vrroomm! slot {LETTERS[a0]} (passengers want {_article(TYPE_NAMES[a3])}): {who} with {a2} "
                        f"bus(es) must deliver {a1}")
-        elif et == E.E_DELIVER:
+        elif et == E.EV.deliver:
             out.append(f"     {who} carries a passenger from {place(a0)} to {place(a1)}: {a2} points")
-        elif et == E.E_START:
+        elif et == E.EV.start:
             if a1:
                 out.append(f"  7. Starting player: {names[a0]} took it and starts next round")
             else:
                 out.append(f"  7. Starting player: nobody took it; the bus passes to {names[a0]}")
-        elif et == E.E_LINE:
+        elif et == E.EV.line:
             out.append(f"  line of {who}: ends {a0} and {a1}, {a2} sticks, {a3} points")
-        elif et == E.E_END:
+        elif et == E.EV.end:
             out.append(f"== Game over after round {rnd}: {END_LABELS[a0]} ==")
-        elif et == E.E_SCORE:
+        elif et == E.EV.score:
             out.append(f"  {who}: {a0} points - {a1} gems = {a2}, rank {a3}")
-    winner = int(game[2])
+    winner = int(game[GC.winner_seat])
     out.append(f"Winner: {names[winner]}" if winner >= 0 else "The win is shared.")
     return "\n".join(out)

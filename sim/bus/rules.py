@@ -7,25 +7,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.core.errors import PlaytestError
+from sim.core.names import namespace
 
-# Indices into the int64 rules array the kernels read (see Rules.to_array).
-R_STICKS_LONG = 0
-R_STICKS_SHORT = 1
-R_CUBES = 2
-R_PASSENGERS = 3
-R_START_PAX = 4
-R_GEMS_3P = 5
-R_GEMS_45P = 6
-R_SLOTS = 7
-R_LOOP_COST = 8
-R_STRICT_PARALLEL = 9
-R_FIVE_BONUS = 10
-R_SETUP_BUILDINGS = 11
-R_SHORT_MASK = 12
-R_CLOCK_ROUND1 = 13
-R_CITY_FULL_NOW = 14
-R_EXC1_PER_END = 15
-N_RULES = 16
+R = namespace("R", (
+    "sticks_long", "sticks_short", "cubes", "passengers", "start_passengers_per_central", "clock_gems_3p",
+    "clock_gems_45p", "slots_per_action", "loop_marker_costs_cube", "parallel_requires_end_stick",
+    "five_player_bonus", "setup_buildings", "short_seats_mask", "clock_advances_round_1", "city_full_ends_at_once",
+    "exception1_per_end",
+))
+"""The kernel's rules array (``Rules.to_array``): the numeric fields, and ``short_seats_mask`` (the 18-stick
+seats as a bitmask, -1 = drawn at random per game) in place of the text field."""
 
 MAX_SLOTS = 8
 """Upper bound of ``slots_per_action`` (record columns exist for letters a..h)."""
@@ -96,7 +87,7 @@ class Rules:
         return self.clock_gems_3p if n_players == 3 else self.clock_gems_45p
 
     def to_array(self, n_players: int) -> np.ndarray:
-        """The kernel view: an int64 array indexed by the R_* constants (checked for ``n_players``)."""
+        """The kernel view: an int64 array indexed by ``R`` (checked for ``n_players``)."""
         self.validate()
         seats = self.short_seats()
         n_short = n_players - 3  # BUS-COMP-3: 3 long colours, the rest are short
@@ -110,21 +101,5 @@ class Rules:
             mask = sum(1 << s for s in seats)
         elif n_short == 0:
             mask = 0
-        r = np.zeros(N_RULES, dtype=np.int64)
-        r[R_STICKS_LONG] = self.sticks_long
-        r[R_STICKS_SHORT] = self.sticks_short
-        r[R_CUBES] = self.cubes
-        r[R_PASSENGERS] = self.passengers
-        r[R_START_PAX] = self.start_passengers_per_central
-        r[R_GEMS_3P] = self.clock_gems_3p
-        r[R_GEMS_45P] = self.clock_gems_45p
-        r[R_SLOTS] = self.slots_per_action
-        r[R_LOOP_COST] = int(self.loop_marker_costs_cube)
-        r[R_STRICT_PARALLEL] = int(self.parallel_requires_end_stick)
-        r[R_FIVE_BONUS] = self.five_player_bonus
-        r[R_SETUP_BUILDINGS] = self.setup_buildings
-        r[R_SHORT_MASK] = mask
-        r[R_CLOCK_ROUND1] = int(self.clock_advances_round_1)
-        r[R_CITY_FULL_NOW] = int(self.city_full_ends_at_once)
-        r[R_EXC1_PER_END] = int(self.exception1_per_end)
-        return r
+        values = {f: mask if f == "short_seats_mask" else int(getattr(self, f)) for f in R._fields}
+        return np.array([values[f] for f in R._fields], dtype=np.int64)

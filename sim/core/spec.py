@@ -1,78 +1,103 @@
-"""The contract every game module fulfils, and the registry the runner and CLI look games up in."""
+"""The contract a game fulfils (``GameSpec``) and the one registry the runner, CLI, analysis and tests use.
+
+A game package ``sim/<game>/`` defines ``SPEC = GameSpec(...)`` in its ``__init__``: its rules, schema,
+strategies, record columns, state layout and hooks. Everything else (allocating the state, the chunk
+loop, seeding, ranking, records, replay wiring, checked mode, snapshots) is the core's. The registry finds
+games by scanning the subpackages of ``sim``: registering a game is creating its package.
+"""
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+import pkgutil
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
+import sim
+from sim.core import play as protocol
 from sim.core.errors import PlaytestError
-from strategies.core import StrategyRegistry, StrategyTable
-
-
-@dataclass(frozen=True)
-class Column:
-    """One integer column of a record table; ``labels`` maps codes to strings (e.g. end_reason)."""
-
-    name: str
-    description: str
-    labels: tuple[str, ...] = ()
+from sim.core.policy import DecisionSchema, Strategy, StrategyRegistry, StrategyTable
+from sim.core.records import STANDARD_GAME, STANDARD_PLAYER, Column
+from sim.core.state import M, StateLayout, build, common_arrays, new_snapshot
+from sim.core.trace import NO_TRACE, new_trace
 
 
 class ChunkResult(NamedTuple):
-    """What ``play_chunk`` returns: integer records, one row per game and one per (game, seat).
-
-    ``games[i]`` follows ``GameSpec.game_columns``; ``players[i, seat]`` follows
-    ``GameSpec.player_columns``. Required game columns: rounds, end_reason, winner_seat, decisions.
-    Required player columns: score, rank, won (1 for each winner, so ties share the win).
-    """
+    """What ``play_chunk`` returns: integer records, one row per game and one per (game, seat)."""
 
     games: np.ndarray  # int64 (n_games, n_game_columns)
     players: np.ndarray  # int64 (n_games, n_players, n_player_columns)
 
 
-PlayChunk = Callable[[Any, int, np.ndarray, int, int, int, StrategyTable], ChunkResult]
-"""play_chunk(rules, n_players, seats, first_index, n_games, seed, table) -> ChunkResult.
+class Traced(NamedTuple):
+    """One game played in trace mode, for the game's replay renderer."""
 
-``seats[i, s]`` is the strategy-table row playing seat ``s`` in game ``first_index + i``; the body
-is one @njit call that plays all ``n_games`` games, game i seeded from (seed, first_index + i).
-"""
-
-Replay = Callable[[Any, int, np.ndarray, int, int, StrategyTable, Sequence[str]], str]
-"""replay(rules, n_players, seat_row, game_index, seed, table, strategy_names) -> readable text."""
-
-REQUIRED_GAME_COLUMNS = ("rounds", "end_reason", "winner_seat", "decisions")
-REQUIRED_PLAYER_COLUMNS = ("score", "rank", "won")
+    events: np.ndarray  # int64 (n_events, EVENT_WIDTH): round, seat, type, a0..a4
+    games: np.ndarray  # the game's record row
+    players: np.ndarray  # its seats' record rows
+    state: Any  # the final position (the handle)
+    data: Any  # the game's static data handle (or None)
+    rules: Any
+    names: list[str]  # strategy name per seat
+    game_index: int
+    seed: int
 
 
 @dataclass(frozen=True)
 class GameSpec:
-    """A registered game: its rules defaults, strategies, record schema and kernels."""
+    """A registered game: what it brings to the core (rules, schema, strategies, records, state, hooks)."""
 
     name: str
     title: str
     min_players: int
     max_players: int
     rules_type: type
-    strategies: StrategyRegistry
+    """Frozen dataclass of the rulebook's numbers; ``rules_array(rules, n_players)`` is what kernels read."""
+    schema: DecisionSchema
+    strategy_list: Sequence[Strategy]
     default_lineup: tuple[str, ...]
     game_columns: tuple[Column, ...]
+    """Built with ``sim.core.records.game_record``: the standard columns first."""
     player_columns: tuple[Column, ...]
-    play_chunk: PlayChunk
-    replay: Replay
+    layout: StateLayout
+    allocate: Callable[[Any, int, Any], NamedTuple]
+    """(rules, n_players, data) -> the game's own fields, allocated (the core adds the common ones)."""
+    max_options: Callable[[Any, int, Any], int]
+    """(rules, n_players, data) -> the most options any decision can list."""
+    option_width: int
+    n_keys: int
+    """Ranking keys per seat (most significant first, higher is better)."""
+    rules_array: Callable[[Any, int], np.ndarray]
+    render: Callable[[Traced], str]
+    """A played game's events as readable text (``playtest replay``)."""
+    load_data: Callable[[Any], Any] = lambda rules: None
+    """rules -> the static data handle the kernels read (component tables), or None."""
+    check_rules: Callable[[Any, int, Any], None] = lambda rules, n_players, data: None
+    """(rules, n_players, data): raise PlaytestError for rules that cannot be played (one line, with the fix)."""
+    prepare: Callable[[Any, Any], None] = lambda st, data: None
+    """(handle, data): fill the state's fixed tables once per chunk (e.g. a grid's geometry)."""
+    check_options: Callable[[int], int] | None = None
+    """seed -> how many options on random positions the game's option generators and its independent rule
+    predicates agreed on (raises AssertionError on a disagreement); run by the conformance suite."""
+    data_field: str | None = None
+    """The Rules field naming the component data files a designer may swap (``--set FIELD=PATH``), if any."""
     chunk_size: int = 5_000
     """Games per part (one kernel call, one Parquet file per table). Small enough that the workers finish
     together: the last part of a run keeps one worker busy alone for a part's time (about 1 s here)."""
-    check_rules: Callable[[Any, int], Any] | None = None
-    """Optional check of rules against the player count and data files, run before anything is written."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Game-specific facts for its report sections and tools (never read by the core)."""
 
     def __post_init__(self) -> None:
-        names = [c.name for c in self.game_columns]
-        assert all(c in names for c in REQUIRED_GAME_COLUMNS), f"{self.name}: missing game columns"
-        pnames = [c.name for c in self.player_columns]
-        assert all(c in pnames for c in REQUIRED_PLAYER_COLUMNS), f"{self.name}: missing player columns"
+        assert tuple(c.name for c in self.game_columns[:4]) == STANDARD_GAME, f"{self.name}: game_record()"
+        assert tuple(c.name for c in self.player_columns[:3]) == STANDARD_PLAYER, f"{self.name}: player_record()"
+
+    @cached_property
+    def strategies(self) -> StrategyRegistry:
+        """The game's named strategies, validated against its decision schema."""
+        return StrategyRegistry(self.name, self.schema, self.strategy_list)
 
     def check_players(self, n_players: int) -> None:
         if not self.min_players <= n_players <= self.max_players:
@@ -87,17 +112,101 @@ class GameSpec:
     def player_col(self, name: str) -> int:
         return [c.name for c in self.player_columns].index(name)
 
+    def validate(self, rules: Any, n_players: int) -> Any:
+        """Check the player count and rules (and load the data they name); return the data handle."""
+        self.check_players(n_players)
+        validate = getattr(rules, "validate", None)
+        if validate is not None:
+            validate()
+        data = self.load_data(rules)
+        self.check_rules(rules, n_players, data)
+        return data
 
-GAME_MODULES = {"sea_trade": "sim.sea_trade", "bus": "sim.bus"}
-"""Game name -> module whose ``SPEC`` attribute is its GameSpec (imported on first use)."""
+    def new_state(self, rules: Any, n_players: int, table: StrategyTable | None = None,
+                  trace: np.ndarray = NO_TRACE) -> tuple[Any, Any]:
+        """(state handle, data handle) for games of ``n_players`` under ``rules`` (all seats ``random`` without
+        a table: handy for hand-built positions)."""
+        data = self.validate(rules, n_players)
+        if table is None:
+            table = self.strategies.table(["random"])
+        common = common_arrays(self.rules_array(rules, n_players), n_players, table, self.schema.span_array(),
+                               len(self.schema.features), self.max_options(rules, n_players, data),
+                               self.option_width, len(self.game_columns), len(self.player_columns), self.n_keys,
+                               trace)
+        st = build(self.layout, common, self.allocate(rules, n_players, data))
+        self.prepare(st, data)
+        return st, data
+
+    def new_snapshot(self, st: Any) -> Any:
+        """A handle to save positions of ``st`` into (``sim.core.state.save`` / ``restore``)."""
+        return new_snapshot(self.layout, st)
+
+    def play_chunk(self, rules: Any, n_players: int, seats: np.ndarray, first_index: int, n_games: int, seed: int,
+                   table: StrategyTable, check: bool = False) -> ChunkResult:
+        """Play games first_index .. first_index + n_games - 1 in one kernel call, game i seeded from
+        (seed, i) with strategy rows ``seats[i]``; ``check`` asserts the game's invariants as it plays."""
+        seats = np.ascontiguousarray(seats, dtype=np.int64)
+        if seats.shape != (n_games, n_players):
+            raise PlaytestError(f"{self.name}: seats must have shape ({n_games}, {n_players}), got {seats.shape}")
+        if seats.size and (seats.min() < 0 or seats.max() >= len(table.kind)):
+            raise PlaytestError(f"{self.name}: a seat names a strategy row outside the strategy table")
+        st, data = self.new_state(rules, n_players, table)
+        st.meta[M.check] = int(check)
+        games = np.zeros((n_games, len(self.game_columns)), np.int64)
+        players = np.zeros((n_games, n_players, len(self.player_columns)), np.int64)
+        try:
+            protocol.play_chunk(st, data, seats, int(first_index), int(n_games), int(seed), games, players)
+        except AssertionError as exc:
+            raise AssertionError(f"{self.name}, game {int(st.meta[M.game_index])}: {exc}") from None
+        return ChunkResult(games, players)
+
+    def trace(self, rules: Any, n_players: int, seat_row: np.ndarray, game_index: int, seed: int,
+              table: StrategyTable, strategy_names: Sequence[str], capacity: int = 400_000) -> Traced:
+        """Play one game of a run again in trace mode (checked), with the same kernels and seeds."""
+        st, data = self.new_state(rules, n_players, table, trace=new_trace(capacity))
+        st.meta[M.check] = 1
+        seat_row = np.ascontiguousarray(seat_row, dtype=np.int64)[:n_players]
+        protocol.play_until(st, data, int(seed), int(game_index), seat_row, 0)
+        names = [strategy_names[int(i)] for i in seat_row]
+        return Traced(st.trace[: st.meta[M.events]].copy(), st.games.copy(), st.players.copy(), st, data, rules,
+                      names, int(game_index), int(seed))
+
+    def replay(self, rules: Any, n_players: int, seat_row: np.ndarray, game_index: int, seed: int,
+               table: StrategyTable, strategy_names: Sequence[str]) -> str:
+        """A readable log of game ``game_index`` of a run."""
+        return self.render(self.trace(rules, n_players, seat_row, game_index, seed, table, strategy_names))
+
+
+# -------------------------------------------------------------------------------------------------- registry
+def _discover() -> dict[str, GameSpec]:
+    """Every subpackage of ``sim`` that defines ``SPEC`` is a game (``sim.core`` is not)."""
+    found = {}
+    for info in pkgutil.iter_modules(sim.__path__):
+        if info.ispkg and info.name != "core":
+            module = importlib.import_module(f"sim.{info.name}")
+            spec = getattr(module, "SPEC", None)
+            if isinstance(spec, GameSpec):
+                found[spec.name] = spec
+    return dict(sorted(found.items()))
+
+
+_GAMES: dict[str, GameSpec] = {}
+
+
+def games() -> dict[str, GameSpec]:
+    """Name -> GameSpec of every registered game (found once, on first use)."""
+    if not _GAMES:
+        _GAMES.update(_discover())
+    return _GAMES
 
 
 def game_names() -> list[str]:
-    return list(GAME_MODULES)
+    return list(games())
 
 
 def get_game(name: str) -> GameSpec:
-    """Look a game up by name, importing its module on first use."""
-    if name not in GAME_MODULES:
-        raise PlaytestError(f"unknown game '{name}'; choose from {', '.join(GAME_MODULES)} (see `playtest games`)")
-    return importlib.import_module(GAME_MODULES[name]).SPEC
+    """Look a game up by name."""
+    found = games()
+    if name not in found:
+        raise PlaytestError(f"unknown game '{name}'; choose from {', '.join(found)} (see `playtest games`)")
+    return found[name]

@@ -18,7 +18,7 @@ from numba import config, types
 from numba.experimental import structref
 from numba.extending import intrinsic, models, overload, register_model
 
-_BORROWED: dict[type, type] = {}
+BORROWED: dict[type, type] = {}
 """Numba structref type class -> the type class of its borrowed handles."""
 
 
@@ -59,7 +59,8 @@ class _UntrackedStructModel(models.StructModel):
 
 
 def struct_handle(tuple_type: type[NamedTuple], name: str) -> Callable[[NamedTuple], object]:
-    """Define a structref type over ``tuple_type``'s fields and return the function that wraps a value."""
+    """Define a structref type over ``tuple_type``'s fields and return the function that wraps a value (the
+    value itself without JIT)."""
     if config.DISABLE_JIT:
         return lambda value: value
 
@@ -71,12 +72,20 @@ def struct_handle(tuple_type: type[NamedTuple], name: str) -> Callable[[NamedTup
     borrowed = _type_class(module, f"{name}BorrowedType")
     register_model(borrowed)(_UntrackedStructModel)
     structref.define_attributes(borrowed)
-    _BORROWED[numba_type] = borrowed
+    BORROWED[numba_type] = borrowed
     proxy = type(name, (structref.StructRefProxy,), {"__module__": module.__name__,
                                                      "__doc__": f"Kernel handle on a {tuple_type.__name__}."})
     setattr(module, name, proxy)
     structref.define_proxy(proxy, numba_type, list(tuple_type._fields))
-    return lambda value: proxy(*value)
+    return lambda value: _with_attributes(proxy(*value), value)
+
+
+def _with_attributes(handle, value: NamedTuple):
+    """Give the handle each array as a Python attribute too (the same memory): Python code (tests, replays,
+    set-up) reads and edits a position through the very object it passes to the kernels."""
+    for name, array in zip(type(value)._fields, value):
+        setattr(handle, name, array)
+    return handle
 
 
 def _type_class(module, type_name: str) -> type:
@@ -106,7 +115,7 @@ def borrow(handle):
 @intrinsic
 def _borrowed(typingctx, handle):
     """``handle``'s meminfo pointer, re-typed as the borrowed handle type (no copy, no count)."""
-    borrowed = _BORROWED[type(handle)]([(name, _untracked(typ)) for name, typ in handle.field_dict.items()])
+    borrowed = BORROWED[type(handle)]([(name, _untracked(typ)) for name, typ in handle.field_dict.items()])
 
     def codegen(context, builder, signature, args):
         owner = context.make_helper(builder, signature.args[0], args[0])
@@ -124,6 +133,6 @@ def _borrow_impl(handle):
     Valid while the caller holds ``handle``: the borrowed handle does not keep the memory alive by itself,
     so it must not be stored or returned.
     """
-    if type(handle) not in _BORROWED:
-        return None
+    if type(handle) not in BORROWED:
+        return lambda handle: handle  # anything else (a game without static data passes None) is passed as is
     return lambda handle: _borrowed(handle)

@@ -1,40 +1,20 @@
-"""Sea Trade (WarpSpawn "PST"): trade commodities around a random Mediterranean of islands, pirates and storms."""
+"""Sea Trade (WarpSpawn "PST"): trade commodities around a random Mediterranean of islands, pirates and storms.
+
+How the simulator reads the rulebook: docs/rules/sea_trade.md.
+"""
 
 from __future__ import annotations
 
-import numpy as np
-
-from sim.core.errors import PlaytestError
-from sim.core.spec import ChunkResult, GameSpec
-from sim.sea_trade.engine import ERROR_BOARD, play_chunk_kernel
-from sim.sea_trade.moves import INVARIANTS
-from sim.sea_trade.records import GAME_COLUMNS, N_GAME_COLUMNS, N_PLAYER_COLUMNS, PLAYER_COLUMNS
-from sim.sea_trade.replay import replay
+from sim.core.spec import GameSpec
+from sim.sea_trade.board import build_geometry
+from sim.sea_trade.checks import check_options
+from sim.sea_trade.engine import setup_game  # noqa: F401 (binds the game's hooks to its state type)
+from sim.sea_trade.records import GAME_COLUMNS, PLAYER_COLUMNS
+from sim.sea_trade.replay import render_game
 from sim.sea_trade.rules import Rules
-from sim.sea_trade.state import M_ERROR_GAME, N_MARKETS, new_state
-from strategies.core import StrategyTable
-from strategies.sea_trade import REGISTRY
-
-
-def play_chunk(rules: Rules, n_players: int, seats: np.ndarray, first_index: int, n_games: int, seed: int,
-               table: StrategyTable, debug: bool = False) -> ChunkResult:
-    """Play games first_index .. first_index+n_games-1 in one kernel call (``debug`` asserts invariants)."""
-    rules.validate()
-    if not 2 <= n_players <= N_MARKETS:
-        raise PlaytestError(f"sea_trade needs 2 to {N_MARKETS} players (one start market each), not {n_players}; "
-                            "pass --players 2..6")
-    seats = np.ascontiguousarray(seats, dtype=np.int64).reshape(n_games, n_players)
-    st = new_state(rules, n_players, table)
-    games = np.zeros((n_games, N_GAME_COLUMNS), np.int64)
-    players = np.zeros((n_games, n_players, N_PLAYER_COLUMNS), np.int64)
-    code = play_chunk_kernel(st, seats, first_index, n_games, seed, debug, games, players)
-    if code == ERROR_BOARD:
-        raise PlaytestError("sea_trade: no board with all markets joined by sea was found; "
-                            "lower --set islands or --set market_spacing")
-    if code != 0:
-        raise AssertionError(f"sea_trade invariant broken in game {st.misc[M_ERROR_GAME]}: {INVARIANTS[code]}")
-    return ChunkResult(games, players)
-
+from sim.sea_trade.schema import SCHEMA
+from sim.sea_trade.state import LAYOUT, N_MARKETS, allocate, max_options
+from strategies.sea_trade import DEFAULT_LINEUP, STRATEGIES
 
 SPEC = GameSpec(
     name="sea_trade",
@@ -42,10 +22,18 @@ SPEC = GameSpec(
     min_players=2,
     max_players=N_MARKETS,
     rules_type=Rules,
-    strategies=REGISTRY,
-    default_lineup=("trader", "raider", "blocker", "balanced"),
+    schema=SCHEMA,
+    strategy_list=STRATEGIES,
+    default_lineup=DEFAULT_LINEUP,
     game_columns=GAME_COLUMNS,
     player_columns=PLAYER_COLUMNS,
-    play_chunk=play_chunk,
-    replay=replay,
+    layout=LAYOUT,
+    allocate=allocate,
+    max_options=max_options,
+    option_width=4,
+    n_keys=2,
+    rules_array=lambda rules, n_players: rules.to_array(),
+    render=render_game,
+    prepare=lambda st, data: build_geometry(st),
+    check_options=check_options,
 )

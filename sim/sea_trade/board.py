@@ -8,9 +8,9 @@ from numba import njit
 from sim.core.bits import fill_bits
 from sim.core.graph import UNREACHED, bfs_distances
 from sim.core.rng import randint
-from sim.sea_trade.rules import R_GRID, R_ISLANDS, R_PIRATES, R_SPACING
-from sim.sea_trade.state import (BIT_CELLS, DESIRES, DIR_COL, DIR_ROW, LAND, M_DIST_DIRTY, MARKET, MK_BUILT,
-                                 MK_NOT_E, MK_NOT_W, MK_SEA, MK_WATER, N_MARKETS, SEA, SELLS, STALE, State)
+from sim.sea_trade.state import BIT_CELLS, DESIRES, DIR_COL, DIR_ROW, LAND, MARKET, N_MARKETS, SEA, SELLS, STALE, State
+from sim.sea_trade.rules import R
+from sim.sea_trade.state import MISC, MK
 
 MAX_BOARD_ATTEMPTS = 100_000
 FAR = 99
@@ -35,10 +35,10 @@ def build_geometry(st: State) -> None:
     ring = st.ring
     masks = st.masks
     degree = st.degree
-    g = rules[R_GRID]
+    g = rules[R.grid_size]
     bits = g * g <= BIT_CELLS
     if bits:
-        masks[MK_NOT_E], masks[MK_NOT_W] = _edge_masks(g)
+        masks[MK.not_e], masks[MK.not_w] = _edge_masks(g)
     for c in range(g * g):
         r, col = c // g, c % g
         degree[c] = 0
@@ -68,15 +68,15 @@ def _try_board(st: State) -> bool:
     land_dist = st.land_dist
     king = st.king
     rng = st.rng
-    g = rules[R_GRID]
+    g = rules[R.grid_size]
     n = g * g
-    spacing = rules[R_SPACING]
+    spacing = rules[R.market_spacing]
     for c in range(n):
         cell[c] = SEA
         market_at[c] = -1
         queue[c] = c
     # ST-SETUP-1: islands on distinct random spaces (partial Fisher-Yates over the cells).
-    for i in range(rules[R_ISLANDS]):
+    for i in range(rules[R.islands]):
         j = i + randint(rng, n - i)
         queue[i], queue[j] = queue[j], queue[i]
         cell[queue[i]] = LAND
@@ -126,7 +126,7 @@ def generate_board(st: State) -> int:
     start_dist = st.start_dist
     misc = st.misc
     rng = st.rng
-    g = rules[R_GRID]
+    g = rules[R.grid_size]
     n = g * g
     attempt = 1
     while not _try_board(st):
@@ -142,7 +142,7 @@ def generate_board(st: State) -> int:
     for c in range(n):
         pirate_at[c] = -1
     storm[0] = -1
-    for p in range(rules[R_PIRATES]):
+    for p in range(rules[R.pirates]):
         k = 0
         for c in range(n):
             if cell[c] == SEA and pirate_at[c] < 0:
@@ -152,7 +152,7 @@ def generate_board(st: State) -> int:
         pirate[p] = c
         pirate_at[c] = p
     set_board_masks(st)
-    misc[M_DIST_DIRTY] = 1
+    misc[MISC.dist_dirty] = 1
     return attempt
 
 
@@ -164,14 +164,14 @@ def set_board_masks(st: State) -> None:
     n = cell.shape[0]
     if n > BIT_CELLS:
         return
-    masks[MK_SEA] = 0
-    masks[MK_WATER] = 0
-    masks[MK_BUILT] = 0
+    masks[MK.sea] = 0
+    masks[MK.water] = 0
+    masks[MK.built] = 0
     for c in range(n):
         if cell[c] != LAND:
-            masks[MK_WATER] |= np.uint64(1) << np.uint64(c)
+            masks[MK.water] |= np.uint64(1) << np.uint64(c)
             if cell[c] == SEA:
-                masks[MK_SEA] |= np.uint64(1) << np.uint64(c)
+                masks[MK.sea] |= np.uint64(1) << np.uint64(c)
 
 
 @njit(cache=True, inline="always")
@@ -179,7 +179,7 @@ def ensure_dist(st: State) -> None:
     """Recompute the sea distances to every market (``sea``, ``layers``) if a pirate or the storm moved
     (ST-SAIL-3 obstacles)."""
     misc = st.misc
-    if misc[M_DIST_DIRTY] != 0:
+    if misc[MISC.dist_dirty] != 0:
         _rebuild_dist(st)
 
 
@@ -207,7 +207,7 @@ def _rebuild_dist(st: State) -> None:
         fill_steps(dist, adj, degree, sea)
     known_targets = st.known_targets
     known_targets[:, :] = STALE  # the players' best markets depend on the distances
-    misc[M_DIST_DIRTY] = 0
+    misc[MISC.dist_dirty] = 0
 
 
 @njit(cache=True)
@@ -228,7 +228,7 @@ def market_distances(st: State, out, first: int, last: int) -> None:
         for m in range(first, last):
             bfs_distances(adj, degree, blocked, market_cell[m], out[m], queue)
         return
-    g = rules[R_GRID]
+    g = rules[R.grid_size]
     open_bits, not_e, not_w = _bit_masks(blocked, g)
     for m in range(first, last):
         _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], out, m)
@@ -248,7 +248,7 @@ def plan_steps(sea, land_dist, m: int, c: int) -> int:
 @njit(cache=True)
 def _bit_step_tables(st: State) -> None:
     """``sea`` and ``layers`` of every market by bitboard BFS (grids up to 8x8), from scratch on a new board
-    (``MK_BUILT`` 0) and else writing only the entries that changed since the last build.
+    (``MK.built`` 0) and else writing only the entries that changed since the last build.
 
     The same ``sea`` on water as market_distances + fill_steps: a blocked space first touched at layer d of the
     BFS is d sea steps away (the ship steps off it onto a layer d-1 space). Land is FAR (no ship is on land).
@@ -260,13 +260,13 @@ def _bit_step_tables(st: State) -> None:
     masks = st.masks
     sea = st.sea
     layers = st.layers
-    g = rules[R_GRID]
-    water = masks[MK_WATER]
-    fresh = masks[MK_BUILT] == 0
+    g = rules[R.grid_size]
+    water = masks[MK.water]
+    fresh = masks[MK.built] == 0
     open_bits = without_obstacles(water, pirate, storm[0])
     for m in range(N_MARKETS):
-        _sea_layers(water, open_bits, masks[MK_NOT_E], masks[MK_NOT_W], g, market_cell[m], sea, layers, m, fresh)
-    masks[MK_BUILT] = open_bits
+        _sea_layers(water, open_bits, masks[MK.not_e], masks[MK.not_w], g, market_cell[m], sea, layers, m, fresh)
+    masks[MK.built] = open_bits
 
 
 @njit(cache=True, inline="always")

@@ -1,12 +1,12 @@
-"""Sea Trade kernels: decisions (options + features -> strategies.core.choose), turns, games and chunks.
+"""Sea Trade kernels: decisions (options + features -> sim.core.play.decide), turns and the game's hooks.
 
 Turn order is seat order (seat 0 plays first). ST-SETUP-7 (random turn order) is met by the runner, which
-assigns strategies to seats at random or rotated per game; seat effects are what a study measures.
+seats the strategies at random per game; seat effects are what a study measures.
 
-The kernels take the State through one structref handle (``state.kernel_state``, sim/core/structs.py), which
-the chunk kernel borrows (the same memory under a type without reference counting, so field reads and calls
-cost no count updates). Kernels read the fields they use into locals at entry and pass arrays, not the handle,
-to helpers called in loops (a field is read once per decision, not once per option).
+The core driver (sim/core/play.py) passes a borrowed handle (sim/core/structs.py): field reads and calls
+cost no reference counts. The decisions still read the fields they use into locals at entry and pass
+arrays, not the handle, to the inlined feature helpers called per option: measured, passing many arrays
+to a call cost more than the work, and a local is read once per decision, not once per option.
 """
 
 from __future__ import annotations
@@ -16,34 +16,26 @@ from numba import njit
 
 from sim.core.bits import lowest_bit
 from sim.core.graph import UNREACHED
-from sim.core.ranking import rank_seats
-from sim.core.rng import seed_game, shuffle
-from sim.core.structs import borrow
+from sim.core.errors import PlaytestError
+from sim.core.play import bind, checking, decide, end_game, event, paused, scored, uses
+from sim.core.rng import shuffle
+from sim.core.state import M
 from sim.sea_trade.board import FAR, ensure_dist, generate_board, plan_steps
 from sim.sea_trade.moves import (apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm, buy_limit,
-                                 check_invariants, draw_card, ev, forget_targets, hand_sum, held_bits, held_winds,
+                                 INVARIANTS, check_invariants, draw_card, forget_targets, hand_sum, held_bits, held_winds,
                                  hold_sum, hold_value, market_price, pirate_options, sail_options, storm_options)
-from sim.sea_trade.records import (END_TIMEOUT, END_WIN, G_DECISIONS, G_END, G_ROUNDS, G_TRADES, G_TURNS,
-                                   G_WINNER, P_GOLD_R10, P_GOLD_R20, P_MAX_HAND, P_OFFERS, P_RANK, P_SCORE,
-                                   P_START, P_START_DIST, P_TRADES, P_TURNS, P_WON)
-from sim.sea_trade.rules import (R_BUY, R_COMMODITY_COPIES, R_DESIRED, R_DRAW, R_GRID, R_HAND_START, R_HOLD, R_SELL,
-                                 R_ROUND_CAP, R_ROW_CARDS, R_START_GOLD, R_STORM_CARDS, R_WIN_GOLD, R_WIND_COPIES)
-from sim.sea_trade.state import (BIT_CELLS, CARD_ROW, CARD_STORM, CARD_WIND0, D_ACCEPT, D_BUY, D_OFFER, D_PIRATE,
-                                 D_SAIL, D_SELL, D_START, D_STORM, EV_DEAL, EV_DRAW, EV_END_TURN, EV_LAND,
-                                 EV_MARKET, EV_OFFER, EV_PIRATE_START, EV_ROUND, EV_START, EV_TIMEOUT, EV_WIN,
-                                 F_ARRIVE_BUY, F_ARRIVE_SELL, F_BLOCKS, F_BLOCKS_LEADER, F_BUY_GAIN, F_CARDS,
-                                 F_DANGER, F_GOLD, F_GUARD, F_HAND_SIZE, F_MY_GAIN, F_PARTNER_GAIN,
-                                 F_PARTNER_LEADER, F_PASS, F_PLUNDER_CARDS, F_PLUNDER_LEADER, F_REGRET, F_ROW,
-                                 F_SALE_DIST, F_SALE_GAIN, F_SELF_BLOCK, F_STEPS, F_THREAT_GAIN, F_UNBLOCK, F_WIN,
-                                 F_WIND, LAND, MARKET, M_DIST_DIRTY, M_ERROR_GAME, M_EVENTS, M_ROUND, M_WINNER,
-                                 N_COMMODITIES, N_MARKETS, RANDOM_KIND, SELLS, SPAN_HI, SPAN_LO, STALE, State)
-from strategies.core import choose
+from sim.sea_trade.records import END_TIMEOUT, END_WIN
+from sim.sea_trade.state import (BIT_CELLS, CARD_ROW, CARD_STORM, CARD_WIND0, LAND, LAYOUT, MARKET, N_COMMODITIES,
+                                 N_MARKETS, SELLS, STALE, State)
+from sim.sea_trade.records import GC, PC
+from sim.sea_trade.rules import R
+from sim.sea_trade.schema import D, F
+from sim.sea_trade.state import EV, MISC
 
 GOLD_PER_STEP = 0.3
 """Value estimates discount a sale by this much gold per sea step to the market (about a turn's progress)."""
 THREAT_RANGE = 2
 """A pirate within this many spaces (Chebyshev) can reach a ship with one Wind card: the danger radius."""
-ERROR_BOARD = -1
 NOT_YET = -2
 """Sentinel for a target not computed yet (only needed when a partner is adjacent)."""
 
@@ -52,59 +44,24 @@ NOT_YET = -2
 # The helpers below take the arrays they read (not the handle): each decision reads the handle's fields once
 # at its top and passes them down to the loops over options.
 @njit(cache=True, inline="always")
-def _pass_option(features, decision: int, k: int) -> None:
+def _pass_option(st, decision: int, k: int) -> None:
     """Option k of ``decision`` is the pass / stop / decline: pass = 1, its other features 0.
 
     Every decision writes each feature it fills (strategies.sea_trade.FILLED) for every option, so no
     feature is cleared per decision; the others keep stale values that choose() never reads (the registry
     admits weights only on filled features, and a zero weight is skipped).
     """
-    for f in range(SPAN_LO[decision], SPAN_HI[decision]):
-        features[f, k] = 0.0
-    features[F_PASS, k] = 1.0
-
-
-@njit(cache=True, inline="always")
-def _decide(st: State, seat: int, decision: int, n_opt: int) -> int:
-    """The seat's strategy picks one of n_opt >= 2 options (counted as a decision).
-
-    Only the decision's feature span is scored: every other feature weighs 0 for it, so the pick is the same.
-    """
     features = st.features
-    scores = st.scores
-    games = st.games
-    rng = st.rng
-    kind = st.kind
-    params = st.params
-    weights = st.weights
-    seat_strat = st.seat_strat
-    games[G_DECISIONS] += 1
-    return choose(kind, params, weights, seat_strat[seat], decision, features, SPAN_LO[decision], SPAN_HI[decision],
-                  n_opt, rng, scores)
+    for f in range(st.span[decision, 0], st.span[decision, 1]):
+        features[f, k] = 0.0
+    features[F.pass_, k] = 1.0
 
 
 @njit(cache=True, inline="always")
-def _scored(kind, seat_strat, seat: int) -> bool:
-    """False when the seat's policy ignores features (random): the kernel then skips computing them.
-
-    Takes the handle's ``kind`` and ``seat_strat`` (read at the caller's entry): no call per decision.
-    """
-    return kind[seat_strat[seat]] != RANDOM_KIND
-
-
-@njit(cache=True, inline="always")
-def _uses(weights, seat_strat, seat: int, decision: int, feature: int) -> bool:
-    """Whether the seat's strategy weighs ``feature`` in ``decision``: a feature it weighs 0 may be skipped (its
-    value cannot change the pick), which spares the costly ones a strategy ignores."""
-    return weights[seat_strat[seat], decision, feature] != 0.0
-
-
-@njit(cache=True, inline="always")
-def _weighs_rivals(weights, seat_strat, seat: int, decision: int) -> bool:
+def _weighs_rivals(st: State, seat: int, decision: int) -> bool:
     """Whether the seat's strategy weighs blocking the others (blocks or blocks_leader) in ``decision``: only
     then are the other players' routes needed."""
-    return (_uses(weights, seat_strat, seat, decision, F_BLOCKS)
-            or _uses(weights, seat_strat, seat, decision, F_BLOCKS_LEADER))
+    return uses(st, seat, decision, F.blocks) or uses(st, seat, decision, F.blocks_leader)
 
 
 @njit(cache=True, inline="always")
@@ -120,8 +77,8 @@ def leader_gold(gold, n: int, viewer: int) -> int:
 @njit(cache=True, inline="always")
 def sale_target(rules, sea, land_dist, hold, q: int, at: int) -> int:
     """The market where q's hold fetches the most gold after the distance discount from its ship on ``at``, or -1."""
-    desired = rules[R_DESIRED]
-    normal = rules[R_SELL]
+    desired = rules[R.desired_price]
+    normal = rules[R.sell_price]
     total = hold_sum(hold, q)
     if total == 0:
         return -1
@@ -144,8 +101,8 @@ def sale_target(rules, sea, land_dist, hold, q: int, at: int) -> int:
 @njit(cache=True, inline="always")
 def buy_target(rules, sea, land_dist, hand, hold, gold, q: int, at: int) -> int:
     """The market where q (ship on ``at``) can buy the most of its hand cards (distance-discounted), or -1."""
-    room = rules[R_HOLD] - hold_sum(hold, q)
-    afford = gold[q] // rules[R_BUY] if rules[R_BUY] > 0 else room
+    room = rules[R.hold_size] - hold_sum(hold, q)
+    afford = gold[q] // rules[R.buy_price] if rules[R.buy_price] > 0 else room
     if room <= 0 or afford <= 0:
         return -1
     best = -1
@@ -157,7 +114,7 @@ def buy_target(rules, sea, land_dist, hand, hold, gold, q: int, at: int) -> int:
         d = plan_steps(sea, land_dist, m, at)
         if d >= FAR:
             continue
-        v = k * (rules[R_DESIRED] - rules[R_BUY]) - GOLD_PER_STEP * d
+        v = k * (rules[R.desired_price] - rules[R.buy_price]) - GOLD_PER_STEP * d
         if v > best_v:
             best_v = v
             best = m
@@ -195,9 +152,9 @@ def check_known_targets(st: State) -> int:
     hold = st.hold
     gold = st.gold
     known_targets = st.known_targets
-    if st.misc[M_DIST_DIRTY] != 0:
+    if st.misc[MISC.dist_dirty] != 0:
         return 0  # the next ensure_dist forgets them all
-    for q in range(st.n_players[0]):
+    for q in range(st.meta[M.n_players]):
         t = known_targets[q, 0]
         if t != STALE and t != sale_target(rules, sea, land_dist, hold, q, ship[q]):
             return 10
@@ -294,16 +251,16 @@ def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: 
             twos ^= carry
         for i in range(k):
             x = np.uint64(options[i, xcol])
-            features[F_SELF_BLOCK, i] = float((own >> x) & one)
-            features[F_BLOCKS, i] = float(((ones >> x) & one) + ((twos >> x) & one) * 2 + ((fours >> x) & one) * 4)
-            features[F_BLOCKS_LEADER, i] = float((leaders >> x) & one)
-            features[F_UNBLOCK, i] = 0.0
+            features[F.self_block, i] = float((own >> x) & one)
+            features[F.blocks, i] = float(((ones >> x) & one) + ((twos >> x) & one) * 2 + ((fours >> x) & one) * 4)
+            features[F.blocks_leader, i] = float((leaders >> x) & one)
+            features[F.unblock, i] = 0.0
     else:
         for i in range(k):
-            features[F_SELF_BLOCK, i] = 0.0
-            features[F_BLOCKS, i] = 0.0
-            features[F_BLOCKS_LEADER, i] = 0.0
-            features[F_UNBLOCK, i] = 0.0
+            features[F.self_block, i] = 0.0
+            features[F.blocks, i] = 0.0
+            features[F.blocks_leader, i] = 0.0
+            features[F.unblock, i] = 0.0
         for q in range(n):  # players outside, options inside: each player's route is read once per decision
             tq = target[q]
             sq = ship[q]
@@ -317,11 +274,11 @@ def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: 
                 if x == sq or sx >= FAR or sx + king[sq, x] != dq:
                     continue
                 if q == seat:
-                    features[F_SELF_BLOCK, i] = 1.0
+                    features[F.self_block, i] = 1.0
                 else:
-                    features[F_BLOCKS, i] += 1.0
+                    features[F.blocks, i] += 1.0
                     if leader:
-                        features[F_BLOCKS_LEADER, i] = 1.0
+                        features[F.blocks_leader, i] = 1.0
     t = target[seat]
     s = ship[seat]
     base = land_dist[t, s] if t >= 0 else UNREACHED
@@ -332,7 +289,7 @@ def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: 
         x = options[i, xcol]
         if frm >= 0 and frm != s and land_dist[t, frm] + king[s, frm] == base:
             if x == s or land_dist[t, x] + king[s, x] != base:
-                features[F_UNBLOCK, i] = 1.0
+                features[F.unblock, i] = 1.0
 
 
 @njit(cache=True, inline="always")
@@ -362,13 +319,13 @@ def _pirate_features(features, options, pirate, k: int, cell, ship, hold, gold, 
             if threat:
                 near_after = (c != to) & (king[to, c] <= THREAT_RANGE)
                 gain += cargo[q] * (int(near_after) - int(king[frm, c] <= THREAT_RANGE))
-        features[F_PLUNDER_CARDS, i] = plunder
-        features[F_PLUNDER_LEADER, i] = 1.0 if leader_hit else 0.0
-        features[F_THREAT_GAIN, i] = gain
+        features[F.plunder_cards, i] = plunder
+        features[F.plunder_leader, i] = 1.0 if leader_hit else 0.0
+        features[F.threat_gain, i] = gain
         guard = 0
         if exposed:
             guard = hn * (int(king[frm, me] <= THREAT_RANGE) - int(king[to, me] <= THREAT_RANGE))
-        features[F_GUARD, i] = guard
+        features[F.guard, i] = guard
 
 
 # ----------------------------------------------------------------------------------------------- decisions
@@ -376,7 +333,6 @@ def _pirate_features(features, options, pirate, k: int, cell, ship, hold, gold, 
 def choose_start_markets(st: State) -> None:
     """ST-SETUP-8: in turn order each player puts its ship on a market no one has taken."""
     rules = st.rules
-    n_players = st.n_players
     market_cell = st.market_cell
     ship = st.ship
     hand = st.hand
@@ -385,29 +341,27 @@ def choose_start_markets(st: State) -> None:
     options = st.options
     players = st.players
     taken = 0
-    for s in range(n_players[0]):
+    for s in range(st.meta[M.n_players]):
         k = 0
         for m in range(N_MARKETS):
             if taken & (1 << m):
                 continue
             options[k, 0] = m
-            features[F_CARDS, k] = min(hand[s, SELLS[m]], rules[R_HOLD])
-            features[F_SALE_DIST, k] = min(start_dist[m], FAR)
+            features[F.cards, k] = min(hand[s, SELLS[m]], rules[R.hold_size])
+            features[F.sale_dist, k] = min(start_dist[m], FAR)
             k += 1
-        ch = _decide(st, s, D_START, k) if k > 1 else 0
+        ch = decide(st, s, D.start_market, k) if k > 1 else 0
         m = options[ch, 0]
         taken |= 1 << m
         ship[s] = market_cell[m]
-        players[s, P_START] = m
-        players[s, P_START_DIST] = min(start_dist[m], FAR)
-        ev(st, s, EV_START, m, market_cell[m])
+        players[s, PC.start_market] = m
+        players[s, PC.start_desired_dist] = min(start_dist[m], FAR)
+        event(st, s, EV.start, m, market_cell[m])
 
 
 @njit(cache=True)
 def sail_decision(st: State, seat: int) -> bool:
     """ST-TURN-2: offer every legal single-card move plus "stop"; apply the pick; False when stopping."""
-    kind = st.kind
-    seat_strat = st.seat_strat
     rules = st.rules
     cell = st.cell
     market_at = st.market_at
@@ -421,14 +375,14 @@ def sail_decision(st: State, seat: int) -> bool:
     gold = st.gold
     features = st.features
     options = st.options
-    desired = rules[R_DESIRED]
-    normal = rules[R_SELL]
+    desired = rules[R.desired_price]
+    normal = rules[R.sell_price]
     ensure_dist(st)
     k = sail_options(st, seat, 0)
     if k == 0:
         return False
-    if not _scored(kind, seat_strat, seat):
-        ch = _decide(st, seat, D_SAIL, k + 1)
+    if not scored(st, seat):
+        ch = decide(st, seat, D.sail, k + 1)
         if ch == k:
             return False
         apply_sail(st, seat, options[ch, 0], options[ch, 1], options[ch, 2])
@@ -444,18 +398,18 @@ def sail_decision(st: State, seat: int) -> bool:
     for i in range(k):
         card = options[i, 0]
         to = options[i, 1]
-        features[F_SALE_GAIN, i] = ds0 - plan_steps(sea, land_dist, ts, to) if ts >= 0 else 0.0
-        features[F_BUY_GAIN, i] = db0 - plan_steps(sea, land_dist, tb, to) if tb >= 0 else 0.0
+        features[F.sale_gain, i] = ds0 - plan_steps(sea, land_dist, ts, to) if ts >= 0 else 0.0
+        features[F.buy_gain, i] = db0 - plan_steps(sea, land_dist, tb, to) if tb >= 0 else 0.0
         m = market_at[to]
-        features[F_ARRIVE_SELL, i] = hold_value(desired, normal, hold, seat, m, hn) if m >= 0 else 0.0
-        features[F_ARRIVE_BUY, i] = buy_limit(rules, hand, hold, gold, m, seat) if m >= 0 else 0.0
-        features[F_ROW, i] = 1.0 if card == CARD_ROW else 0.0
-        features[F_WIND, i] = 0.0 if card == CARD_ROW else 1.0
-        features[F_STEPS, i] = options[i, 2]
-        features[F_HAND_SIZE, i] = hand_n
-        features[F_PASS, i] = 0.0
-        features[F_DANGER, i] = 0.0
-    _pass_option(features, D_SAIL, k)
+        features[F.arrive_sell, i] = hold_value(desired, normal, hold, seat, m, hn) if m >= 0 else 0.0
+        features[F.arrive_buy, i] = buy_limit(rules, hand, hold, gold, m, seat) if m >= 0 else 0.0
+        features[F.row_card, i] = 1.0 if card == CARD_ROW else 0.0
+        features[F.wind_card, i] = 0.0 if card == CARD_ROW else 1.0
+        features[F.steps, i] = options[i, 2]
+        features[F.hand_size, i] = hand_n
+        features[F.pass_, i] = 0.0
+        features[F.danger, i] = 0.0
+    _pass_option(st, D.sail, k)
     for i in range(k + 1 if hn > 0 else 0):  # (an empty hold risks nothing: danger stays 0)
         # danger: a ship ending on c (staying on frm for the pass row) could be plundered by a pirate's next
         # Wind card (within THREAT_RANGE, not in a market).
@@ -463,8 +417,8 @@ def sail_decision(st: State, seat: int) -> bool:
         near = False
         for p in range(pirate.shape[0]):  # no early exit: a fixed trip count, no branch to mispredict
             near |= king[c, pirate[p]] <= THREAT_RANGE
-        features[F_DANGER, i] = hn if near and cell[c] != MARKET else 0.0
-    ch = _decide(st, seat, D_SAIL, k + 1)
+        features[F.danger, i] = hn if near and cell[c] != MARKET else 0.0
+    ch = decide(st, seat, D.sail, k + 1)
     if ch == k:
         return False
     apply_sail(st, seat, options[ch, 0], options[ch, 1], options[ch, 2])
@@ -494,8 +448,8 @@ def _trade(st: State, seat: int, m: int) -> bool:
     gold = st.gold
     features = st.features
     options = st.options
-    desired = rules[R_DESIRED]
-    normal = rules[R_SELL]
+    desired = rules[R.desired_price]
+    normal = rules[R.sell_price]
     ensure_dist(st)
     while True:
         k = 0
@@ -504,16 +458,16 @@ def _trade(st: State, seat: int, m: int) -> bool:
             if hold[seat, c] == 0 or p == 0:
                 continue  # ST-TRADE-4: a market never buys its own commodity
             options[k, 0] = c
-            features[F_CARDS, k] = 1.0
-            features[F_GOLD, k] = p
-            features[F_REGRET, k] = max(0.0, best_value(desired, normal, sea, land_dist, ship[seat], c, m) - p)
-            features[F_WIN, k] = 1.0 if gold[seat] + p >= rules[R_WIN_GOLD] else 0.0
-            features[F_PASS, k] = 0.0
+            features[F.cards, k] = 1.0
+            features[F.gold, k] = p
+            features[F.regret, k] = max(0.0, best_value(desired, normal, sea, land_dist, ship[seat], c, m) - p)
+            features[F.win, k] = 1.0 if gold[seat] + p >= rules[R.win_gold] else 0.0
+            features[F.pass_, k] = 0.0
             k += 1
         if k == 0:
             break
-        _pass_option(features, D_SELL, k)
-        ch = _decide(st, seat, D_SELL, k + 1)
+        _pass_option(st, D.sell, k)
+        ch = decide(st, seat, D.sell, k + 1)
         if ch == k:
             break
         if apply_sell(st, seat, options[ch, 0]):
@@ -521,13 +475,13 @@ def _trade(st: State, seat: int, m: int) -> bool:
     kmax = buy_limit(rules, hand, hold, gold, m, seat)
     if kmax > 0:
         # Bought cards are worth their best price anywhere (the hold has no other use); routes decide where.
-        value = rules[R_DESIRED] - rules[R_BUY]
+        value = rules[R.desired_price] - rules[R.buy_price]
         for j in range(kmax + 1):
-            features[F_PASS, j] = 1.0 if j == 0 else 0.0
-            features[F_CARDS, j] = j
-            features[F_GOLD, j] = -j * rules[R_BUY]
-            features[F_MY_GAIN, j] = j * value
-        ch = _decide(st, seat, D_BUY, kmax + 1)
+            features[F.pass_, j] = 1.0 if j == 0 else 0.0
+            features[F.cards, j] = j
+            features[F.gold, j] = -j * rules[R.buy_price]
+            features[F.my_gain, j] = j * value
+        ch = decide(st, seat, D.buy, kmax + 1)
         if ch > 0:
             apply_buy(st, seat, ch)
     return False
@@ -563,13 +517,13 @@ def _put_swaps(options, features, k: int, mine: int, theirs: int, q: int, where:
             options[k, 2] = b
             options[k, 3] = where
             if where == 0:
-                features[F_MY_GAIN, k] = _hold_gain(desired, normal, tm, a, b)
-                features[F_PARTNER_GAIN, k] = _hold_gain(desired, normal, tq, b, a)
+                features[F.my_gain, k] = _hold_gain(desired, normal, tm, a, b)
+                features[F.partner_gain, k] = _hold_gain(desired, normal, tq, b, a)
             else:
-                features[F_MY_GAIN, k] = 0.5 * (hand[seat, b] - hand[seat, a] + 1)
-                features[F_PARTNER_GAIN, k] = 0.5 * (hand[q, a] - hand[q, b] + 1)
-            features[F_PARTNER_LEADER, k] = lead
-            features[F_PASS, k] = 0.0
+                features[F.my_gain, k] = 0.5 * (hand[seat, b] - hand[seat, a] + 1)
+                features[F.partner_gain, k] = 0.5 * (hand[q, a] - hand[q, b] + 1)
+            features[F.partner_leader, k] = lead
+            features[F.pass_, k] = 0.0
             k += 1
     return k
 
@@ -582,11 +536,10 @@ def offer_decision(st: State, seat: int) -> None:
     chosen by its strategy among all 1-for-1 swaps of different commodities with every ship in its
     8-neighbourhood or space; the partner's strategy then accepts or declines it.
     """
-    n_players = st.n_players
     ship = st.ship
     king = st.king
     me = ship[seat]
-    for q in range(n_players[0]):
+    for q in range(st.meta[M.n_players]):
         if q != seat and king[me, ship[q]] <= 1:
             _offer(st, seat)
             return
@@ -596,7 +549,6 @@ def offer_decision(st: State, seat: int) -> None:
 def _offer(st: State, seat: int) -> None:
     """``offer_decision`` once a partner is adjacent (most stops have none and skip these reads)."""
     rules = st.rules
-    n_players = st.n_players
     king = st.king
     sea = st.sea
     land_dist = st.land_dist
@@ -609,9 +561,9 @@ def _offer(st: State, seat: int) -> None:
     options = st.options
     games = st.games
     players = st.players
-    desired = rules[R_DESIRED]
-    normal = rules[R_SELL]
-    n = n_players[0]
+    desired = rules[R.desired_price]
+    normal = rules[R.sell_price]
+    n = st.meta[M.n_players]
     me = ship[seat]
     ensure_dist(st)
     tm = NOT_YET
@@ -630,24 +582,24 @@ def _offer(st: State, seat: int) -> None:
                        held_bits(hand, q, 0, N_COMMODITIES), q, 1, hand, seat, tm, tq, desired, normal, lead)
     if k == 0:
         return
-    _pass_option(features, D_OFFER, k)
-    ch = _decide(st, seat, D_OFFER, k + 1)
+    _pass_option(st, D.offer, k)
+    ch = decide(st, seat, D.offer, k + 1)
     if ch == k:
         return
     q = options[ch, 0]
     a = options[ch, 1]
     b = options[ch, 2]
     where = options[ch, 3]
-    mine = features[F_MY_GAIN, ch]
-    theirs = features[F_PARTNER_GAIN, ch]
-    players[seat, P_OFFERS] += 1
-    _pass_option(features, D_ACCEPT, 0)
-    features[F_PASS, 1] = 0.0
-    features[F_MY_GAIN, 1] = theirs
-    features[F_PARTNER_GAIN, 1] = mine
-    features[F_PARTNER_LEADER, 1] = 1.0 if gold[seat] == leader_gold(gold, n, q) else 0.0
-    accepted = _decide(st, q, D_ACCEPT, 2) == 1
-    ev(st, seat, EV_OFFER, q, a, b, where, 1 if accepted else 0)
+    mine = features[F.my_gain, ch]
+    theirs = features[F.partner_gain, ch]
+    players[seat, PC.offers] += 1
+    _pass_option(st, D.accept, 0)
+    features[F.pass_, 1] = 0.0
+    features[F.my_gain, 1] = theirs
+    features[F.partner_gain, 1] = mine
+    features[F.partner_leader, 1] = 1.0 if gold[seat] == leader_gold(gold, n, q) else 0.0
+    accepted = decide(st, q, D.accept, 2) == 1
+    event(st, seat, EV.offer, q, a, b, where, 1 if accepted else 0)
     if not accepted:
         return
     forget_targets(known_targets, seat)
@@ -662,9 +614,9 @@ def _offer(st: State, seat: int) -> None:
         hand[q, a] += 1
         hand[q, b] -= 1
         hand[seat, b] += 1
-    players[seat, P_TRADES] += 1
-    players[q, P_TRADES] += 1
-    games[G_TRADES] += 1
+    players[seat, PC.trades] += 1
+    players[q, PC.trades] += 1
+    games[GC.trades] += 1
 
 
 @njit(cache=True)
@@ -678,11 +630,7 @@ def pirate_phase(st: State, seat: int) -> None:
 @njit(cache=True)
 def _pirate_moves(st: State, seat: int) -> None:
     """``pirate_phase`` for a seat holding a Wind card (its own kernel: most turns skip these reads)."""
-    kind = st.kind
-    seat_strat = st.seat_strat
-    weights = st.weights
     rules = st.rules
-    n_players = st.n_players
     cell = st.cell
     pirate = st.pirate
     king = st.king
@@ -699,12 +647,12 @@ def _pirate_moves(st: State, seat: int) -> None:
     target_dist = st.target_dist
     features = st.features
     options = st.options
-    n = n_players[0]
-    g = rules[R_GRID]
+    n = st.meta[M.n_players]
+    g = rules[R.grid_size]
     bits = cell.shape[0] <= BIT_CELLS
-    scored = _scored(kind, seat_strat, seat)
-    rivals = _weighs_rivals(weights, seat_strat, seat, D_PIRATE)
-    threat = _uses(weights, seat_strat, seat, D_PIRATE, F_THREAT_GAIN)
+    rank_options = scored(st, seat)
+    rivals = _weighs_rivals(st, seat, D.pirate)
+    threat = uses(st, seat, D.pirate, F.threat_gain)
     me = ship[seat]
     hn = hold_sum(hold, seat)
     exposed = hn > 0 and cell[me] != MARKET
@@ -713,8 +661,8 @@ def _pirate_moves(st: State, seat: int) -> None:
         k = pirate_options(st, seat, 0)
         if k == 0:
             return
-        if not scored:
-            ch = _decide(st, seat, D_PIRATE, k + 1)
+        if not rank_options:
+            ch = decide(st, seat, D.pirate, k + 1)
             if ch == k:
                 return
             apply_pirate(st, seat, options[ch, 0], options[ch, 1], options[ch, 2])
@@ -728,12 +676,12 @@ def _pirate_moves(st: State, seat: int) -> None:
         _obstacle_features(features, options, pirate, k, False, -1, gold, ship, sea, land_dist, king, layers, ring,
                            bits, g, target, target_dist, n, seat, lead, rivals)
         for i in range(k):
-            features[F_HAND_SIZE, i] = hand_n
-            features[F_WIND, i] = 1.0
-            features[F_STEPS, i] = options[i, 3]
-            features[F_PASS, i] = 0.0
-        _pass_option(features, D_PIRATE, k)
-        ch = _decide(st, seat, D_PIRATE, k + 1)
+            features[F.hand_size, i] = hand_n
+            features[F.wind_card, i] = 1.0
+            features[F.steps, i] = options[i, 3]
+            features[F.pass_, i] = 0.0
+        _pass_option(st, D.pirate, k)
+        ch = decide(st, seat, D.pirate, k + 1)
         if ch == k:
             return
         apply_pirate(st, seat, options[ch, 0], options[ch, 1], options[ch, 2])
@@ -750,11 +698,7 @@ def storm_phase(st: State, seat: int) -> None:
 @njit(cache=True)
 def _storm_move(st: State, seat: int) -> None:
     """``storm_phase`` for a seat holding a Storm card (its own kernel: most turns skip these reads)."""
-    kind = st.kind
-    seat_strat = st.seat_strat
-    weights = st.weights
     rules = st.rules
-    n_players = st.n_players
     cell = st.cell
     pirate_a = st.pirate
     king = st.king
@@ -775,17 +719,17 @@ def _storm_move(st: State, seat: int) -> None:
     k = storm_options(st, 0)
     if k == 0:
         return
-    if not _scored(kind, seat_strat, seat):
-        ch = _decide(st, seat, D_STORM, k + 1)
+    if not scored(st, seat):
+        ch = decide(st, seat, D.storm, k + 1)
         if ch < k:
             apply_storm(st, seat, options[ch, 0])
         return
     ensure_dist(st)
-    n = n_players[0]
-    rivals = _weighs_rivals(weights, seat_strat, seat, D_STORM)
+    n = st.meta[M.n_players]
+    rivals = _weighs_rivals(st, seat, D.storm)
     _set_targets(rules, sea, land_dist, ship_a, hand_a, hold, gold, known_targets, target, target_dist, n, seat,
                  rivals)
-    g = rules[R_GRID]
+    g = rules[R.grid_size]
     bits = cell.shape[0] <= BIT_CELLS
     me = ship_a[seat]
     hn = hold_sum(hold, seat)
@@ -808,11 +752,11 @@ def _storm_move(st: State, seat: int) -> None:
                        layers, ring, bits, g, target, target_dist, n, seat, lead, rivals)
     for i in range(k):
         x = options[i, 0]
-        features[F_GUARD, i] = hn if x == mid0 or x == mid1 else 0.0
-        features[F_HAND_SIZE, i] = hand_n
-        features[F_PASS, i] = 0.0
-    _pass_option(features, D_STORM, k)
-    ch = _decide(st, seat, D_STORM, k + 1)
+        features[F.guard, i] = hn if x == mid0 or x == mid1 else 0.0
+        features[F.hand_size, i] = hand_n
+        features[F.pass_, i] = 0.0
+    _pass_option(st, D.storm, k)
+    ch = decide(st, seat, D.storm, k + 1)
     if ch < k:
         apply_storm(st, seat, options[ch, 0])
 
@@ -828,14 +772,14 @@ def play_turn(st: State, seat: int) -> bool:
     gold = st.gold
     games = st.games
     players = st.players
-    players[seat, P_TURNS] += 1
-    games[G_TURNS] += 1
-    for _ in range(rules[R_DRAW]):
+    players[seat, PC.turns] += 1
+    games[GC.turns] += 1
+    for _ in range(rules[R.draw_count]):
         card = draw_card(st, seat)
-        ev(st, seat, EV_DRAW, card)
+        event(st, seat, EV.draw, card)
     h = hand_sum(hand, seat)
-    if h > players[seat, P_MAX_HAND]:
-        players[seat, P_MAX_HAND] = h
+    if h > players[seat, PC.max_hand]:
+        players[seat, PC.max_hand] = h
     # ST-TRADE-5: trade at every stop of the sail phase (start included), then sail on or stop.
     while True:
         if sell_and_buy(st, seat):
@@ -845,15 +789,14 @@ def play_turn(st: State, seat: int) -> bool:
             break
     pirate_phase(st, seat)
     storm_phase(st, seat)
-    ev(st, seat, EV_END_TURN, gold[seat], hand_sum(hand, seat), hold_sum(hold, seat), ship[seat])
+    event(st, seat, EV.end_turn, gold[seat], hand_sum(hand, seat), hold_sum(hold, seat), ship[seat])
     return False
 
 
 @njit(cache=True)
-def setup_game(st: State, seed: int, game_index: int) -> bool:
-    """ST-SETUP-1..9 for game ``game_index``; False if no legal board could be drawn."""
+def setup_game(st: State, data) -> None:
+    """ST-SETUP-1..9 (hook: the core has seeded the generator, seated the strategies and cleared the records)."""
     rules = st.rules
-    n_players = st.n_players
     cell = st.cell
     market_cell = st.market_cell
     pirate = st.pirate
@@ -862,40 +805,34 @@ def setup_game(st: State, seed: int, game_index: int) -> bool:
     gold = st.gold
     deck_a = st.deck
     piles = st.piles
-    games = st.games
     players = st.players
-    misc = st.misc
     rng = st.rng
-    seed_game(rng, seed, game_index)
-    games[:] = 0
-    players[:, :] = 0
-    misc[M_EVENTS] = 0
-    misc[M_ROUND] = 0
-    misc[M_WINNER] = -1
+    st.misc[MISC.next_seat] = 0
     if generate_board(st) < 0:
-        return False
+        raise PlaytestError("sea_trade: no board with all markets joined by sea was found; "
+                            "lower --set islands or --set market_spacing")
     n = cell.shape[0]
     for c in range(n):
         if cell[c] == LAND:
-            ev(st, -1, EV_LAND, c)
+            event(st, -1, EV.land, c)
     for m in range(N_MARKETS):
-        ev(st, -1, EV_MARKET, m, market_cell[m])
+        event(st, -1, EV.market, m, market_cell[m])
     for p in range(pirate.shape[0]):
-        ev(st, -1, EV_PIRATE_START, p, pirate[p])
+        event(st, -1, EV.pirate_start, p, pirate[p])
     # ST-COMP-4 / ST-SETUP-6: build and shuffle the deck, deal the starting hands.
     k = 0
     for c in range(N_COMMODITIES):
-        for _ in range(rules[R_COMMODITY_COPIES]):
+        for _ in range(rules[R.commodity_copies]):
             deck_a[k] = c
             k += 1
-    for _ in range(rules[R_ROW_CARDS]):
+    for _ in range(rules[R.row_cards]):
         deck_a[k] = CARD_ROW
         k += 1
     for d in range(8):
-        for _ in range(rules[R_WIND_COPIES]):
+        for _ in range(rules[R.wind_copies]):
             deck_a[k] = CARD_WIND0 + d
             k += 1
-    for _ in range(rules[R_STORM_CARDS]):
+    for _ in range(rules[R.storm_cards]):
         deck_a[k] = CARD_STORM
         k += 1
     piles[0] = k
@@ -903,106 +840,79 @@ def setup_game(st: State, seed: int, game_index: int) -> bool:
     shuffle(rng, deck_a, k)
     hand[:, :] = 0
     hold[:, :] = 0
-    for s in range(n_players[0]):
-        gold[s] = rules[R_START_GOLD]  # ST-SETUP-9
-        players[s, P_GOLD_R10] = -1
-        players[s, P_GOLD_R20] = -1
-        for _ in range(rules[R_HAND_START]):
+    for s in range(st.meta[M.n_players]):
+        gold[s] = rules[R.start_gold]  # ST-SETUP-9
+        players[s, PC.gold_r10] = -1
+        players[s, PC.gold_r20] = -1
+        for _ in range(rules[R.hand_start]):
             card = draw_card(st, s)
-            ev(st, s, EV_DEAL, card)
+            event(st, s, EV.deal, card)
     choose_start_markets(st)
-    return True
 
 
 @njit(cache=True)
-def play_game(st: State, game_index: int, seed: int, debug: bool) -> int:
-    """Play one whole game into st.games / st.players; 0 if fine, ERROR_BOARD, or an invariant code."""
+def play_on(st: State, data) -> None:
+    """Hook: turns in seat order, round by round, from where the game stands, until a player reaches the
+    winning gold (ST-END-1) or the round cap (ST-END-2). Returns early at a turn start when paused."""
     rules = st.rules
-    n_players = st.n_players
-    gold = st.gold
-    deck = st.deck
-    games = st.games
-    players = st.players
+    meta = st.meta
     misc = st.misc
-    keys = st.keys
-    rank = st.rank
-    if not setup_game(st, seed, game_index):
-        return ERROR_BOARD
-    n = n_players[0]
-    deck_size = deck.shape[0]
-    winner = -1
-    rounds = 0
-    for rnd in range(1, rules[R_ROUND_CAP] + 1):
-        rounds = rnd
-        misc[M_ROUND] = rnd
-        ev(st, -1, EV_ROUND, rnd)
-        for s in range(n):
-            won = play_turn(st, s)
-            if debug:
-                code = check_invariants(st, deck_size)
-                if code == 0:
-                    code = check_known_targets(st)
-                if code != 0:
-                    return code
-            if won:
-                winner = s
-                break
-        if winner >= 0:
-            break
-        for s in range(n):
-            if rnd == 10:
-                players[s, P_GOLD_R10] = gold[s]
-            if rnd == 20:
-                players[s, P_GOLD_R20] = gold[s]
-    misc[M_WINNER] = winner
-    if winner >= 0:
-        ev(st, winner, EV_WIN, gold[winner])
-    else:
-        ev(st, -1, EV_TIMEOUT)
-    if debug:
-        for s in range(n):
-            rich = gold[s] >= rules[R_WIN_GOLD]
-            if rich != (s == winner):
-                return 9
-    games[G_ROUNDS] = rounds
-    games[G_END] = END_WIN if winner >= 0 else END_TIMEOUT
-    games[G_WINNER] = winner
-    for s in range(n):
-        players[s, P_SCORE] = gold[s]
-        players[s, P_WON] = 1 if s == winner else 0
-        if players[s, P_GOLD_R10] < 0:
-            players[s, P_GOLD_R10] = gold[s]
-        if players[s, P_GOLD_R20] < 0:
-            players[s, P_GOLD_R20] = gold[s]
-        keys[s, 0] = 1 if s == winner else 0
-        keys[s, 1] = gold[s]
-    rank_seats(keys, n, rank)
-    for s in range(n):
-        players[s, P_RANK] = rank[s]
-    return 0
+    n = meta[M.n_players]
+    while not paused(st):
+        s = misc[MISC.next_seat]
+        if s == 0:
+            if meta[M.round] == rules[R.round_cap]:
+                _finish(st, -1)
+                return
+            meta[M.round] += 1
+            event(st, -1, EV.round, meta[M.round])
+        won = play_turn(st, s)
+        if checking(st):
+            assert_invariants(st)
+        if won:
+            _finish(st, s)
+            return
+        misc[MISC.next_seat] = (s + 1) % n
+        if s == n - 1 and (meta[M.round] == 10 or meta[M.round] == 20):
+            col = PC.gold_r10 if meta[M.round] == 10 else PC.gold_r20
+            for q in range(n):
+                st.players[q, col] = st.gold[q]
 
 
 @njit(cache=True)
-def play_chunk_kernel(st: State, seats, first_index: int, n_games: int, seed: int, debug: bool,
-                      games_out, players_out) -> int:
-    """Play games first_index .. first_index+n_games-1 into the output arrays; 0 or the first error code."""
-    st = borrow(st)
-    n_players = st.n_players
-    games_a = st.games
+def _finish(st: State, winner: int) -> None:
+    """End of the game: ST-END-1 (``winner`` reached the winning gold) or ST-END-2 (timeout, winner -1).
+    Ranked by (is the winner, gold); gold is the score."""
+    gold = st.gold
     players = st.players
-    misc = st.misc
-    seat_strat = st.seat_strat
-    n = n_players[0]
-    for i in range(n_games):
+    n = st.meta[M.n_players]
+    if winner >= 0:
+        event(st, winner, EV.win, gold[winner])
+    else:
+        event(st, -1, EV.timeout)
+    if checking(st):
         for s in range(n):
-            seat_strat[s] = seats[i, s]
-        code = play_game(st, first_index + i, seed, debug)
-        if code != 0:
-            misc[M_ERROR_GAME] = first_index + i
-            return code
-        for j in range(games_a.shape[0]):
-            games_out[i, j] = games_a[j]
-        for s in range(n):
-            for j in range(players.shape[1]):
-                players_out[i, s, j] = players[s, j]
-    return 0
+            if (gold[s] >= st.rules[R.win_gold]) != (s == winner):
+                raise AssertionError(INVARIANTS[9])
+    for s in range(n):
+        players[s, PC.score] = gold[s]
+        if players[s, PC.gold_r10] < 0:
+            players[s, PC.gold_r10] = gold[s]
+        if players[s, PC.gold_r20] < 0:
+            players[s, PC.gold_r20] = gold[s]
+        st.keys[s, 0] = 1 if s == winner else 0
+        st.keys[s, 1] = gold[s]
+    end_game(st, END_WIN if winner >= 0 else END_TIMEOUT, winner < 0)
+
+
+@njit(cache=True)
+def assert_invariants(st: State) -> None:
+    """Checked mode, after every turn: raise AssertionError("ST-INV-n: ...") for the first broken invariant."""
+    code = check_invariants(st, st.deck.shape[0])
+    if code == 0:
+        code = check_known_targets(st)
+    if code != 0:
+        raise AssertionError(INVARIANTS[code])
+
+
+bind(LAYOUT, setup_game, play_on)

@@ -11,24 +11,14 @@ from numba import njit
 
 from sim.core.bits import lowest_bit
 from sim.core.deck import discard_card, draw
-from sim.core.trace import emit
+from sim.core.play import event
+from sim.core.state import M
 from sim.sea_trade.board import king_distance, without_obstacles
-from sim.sea_trade.records import (G_PLUNDERS, G_RESHUFFLES, G_STORMS, P_BOUGHT, P_CARGO_LOST, P_PIRATE_MOVES,
-                                   P_PLUNDERED, P_PLUNDERS_MADE, P_ROW, P_SALES_GOLD, P_SOLD, P_STORMS, P_WIND)
-from sim.sea_trade.rules import (R_BUY, R_DESIRED, R_GRID, R_HOLD, R_SELL, R_WIN_GOLD, R_WIND_STEPS)
-from sim.sea_trade.state import (BIT_CELLS, CARD_ROW, CARD_STORM, CARD_WIND0, DESIRES, DIR_COL, DIR_ROW, EV_BUY,
-                                 EV_PIRATE, EV_PLUNDER, EV_RESHUFFLE, EV_SAIL, EV_SELL, EV_STORM, LAND, MARKET,
-                                 MK_SEA, M_DIST_DIRTY, M_EVENTS, M_ROUND, N_COMMODITIES, SEA, SELLS, STALE,
-                                 State)
-
-
-@njit(cache=True, inline="always")
-def ev(st: State, seat: int, etype: int, a0: int = 0, a1: int = 0, a2: int = 0, a3: int = 0, a4: int = 0) -> None:
-    """Record one trace event when tracing (zero-row trace buffer: nothing, the fast path)."""
-    trace = st.trace
-    if trace.shape[0] > 0:
-        misc = st.misc
-        misc[M_EVENTS] = emit(trace, misc[M_EVENTS], misc[M_ROUND], seat, etype, a0, a1, a2, a3, a4)
+from sim.sea_trade.state import (BIT_CELLS, CARD_ROW, CARD_STORM, CARD_WIND0, DESIRES, DIR_COL, DIR_ROW, LAND, MARKET,
+                                 N_COMMODITIES, SEA, SELLS, STALE, State)
+from sim.sea_trade.records import GC, PC
+from sim.sea_trade.rules import R
+from sim.sea_trade.state import EV, MISC, MK
 
 
 @njit(cache=True)
@@ -64,10 +54,9 @@ def hand_sum(hand, seat: int) -> int:
 @njit(cache=True)
 def ship_at(st: State, c: int, exclude: int) -> int:
     """Number of player ships on cell c, not counting seat ``exclude`` (-1: count all)."""
-    n_players = st.n_players
     ship = st.ship
     k = 0
-    for q in range(n_players[0]):
+    for q in range(st.meta[M.n_players]):
         if q != exclude and ship[q] == c:
             k += 1
     return k
@@ -128,7 +117,7 @@ def sail_options(st: State, seat: int, k: int) -> int:
             to = nbr[frm, d]
             legal = (to >= 0) & (cell[to] != LAND) & (to != storm_c) & (pirate_at[to] < 0)  # ST-SAIL-3
             k = _put_option(options, k, legal, CARD_ROW, to, 1, d)
-    wmax = rules[R_WIND_STEPS]
+    wmax = rules[R.wind_max_steps]
     dirs = held_winds(hand, seat)
     while dirs != 0:
         d = lowest_bit(dirs)
@@ -175,7 +164,7 @@ def sail_legal(st: State, frm: int, card: int, to: int) -> bool:
     """Rule check, independent of ``sail_options``: may a ship on ``frm`` play ``card`` to end on ``to``?"""
     rules = st.rules
     cell = st.cell
-    g = rules[R_GRID]
+    g = rules[R.grid_size]
     if to < 0 or to >= g * g:
         return False  # ST-SAIL-5
     if card == CARD_ROW:
@@ -184,7 +173,7 @@ def sail_legal(st: State, frm: int, card: int, to: int) -> bool:
         return False
     d = card - CARD_WIND0
     k = _line_steps(g, frm, to, d)
-    if k == 0 or k > rules[R_WIND_STEPS]:
+    if k == 0 or k > rules[R.wind_max_steps]:
         return False  # ST-SAIL-2
     for i in range(1, k + 1):
         c = (frm // g + i * DIR_ROW[d]) * g + frm % g + i * DIR_COL[d]
@@ -203,15 +192,15 @@ def apply_sail(st: State, seat: int, card: int, to: int, steps: int) -> None:
     discard = st.discard
     piles = st.piles
     players = st.players
-    ev(st, seat, EV_SAIL, card, ship[seat], to, steps)
+    event(st, seat, EV.sail, card, ship[seat], to, steps)
     forget_targets(st.known_targets, seat)
     hand[seat, card] -= 1
     discard_card(discard, piles, card)
     ship[seat] = to
     if card == CARD_ROW:
-        players[seat, P_ROW] += 1
+        players[seat, PC.row_played] += 1
     else:
-        players[seat, P_WIND] += 1
+        players[seat, PC.wind_played] += 1
 
 
 @njit(cache=True)
@@ -229,8 +218,8 @@ def pirate_options(st: State, seat: int, k: int) -> int:
     pirate_at = st.pirate_at
     storm_c = st.storm[0]
     ship = st.ship
-    n = st.n_players[0]
-    wmax = rules[R_WIND_STEPS]
+    n = st.meta[M.n_players]
+    wmax = rules[R.wind_max_steps]
     held = held_winds(hand, seat)
     for p in range(pirate.shape[0]):
         dirs = held
@@ -256,13 +245,13 @@ def pirate_legal(st: State, seat: int, p: int, card: int, to: int) -> bool:
     pirate = st.pirate
     pirate_at = st.pirate_at
     storm = st.storm
-    g = rules[R_GRID]
+    g = rules[R.grid_size]
     if card < CARD_WIND0 or card >= CARD_WIND0 + 8 or to < 0 or to >= g * g:
         return False
     frm = pirate[p]
     d = card - CARD_WIND0
     k = _line_steps(g, frm, to, d)
-    if k == 0 or k > rules[R_WIND_STEPS]:
+    if k == 0 or k > rules[R.wind_max_steps]:
         return False
     for i in range(1, k + 1):
         c = (frm // g + i * DIR_ROW[d]) * g + frm % g + i * DIR_COL[d]
@@ -280,7 +269,6 @@ def apply_pirate(st: State, seat: int, p: int, card: int, to: int) -> int:
     ST-PIRACY-2: a plundered ship's whole hold goes to the discard pile and the pirate stops there. Following
     the rulebook ("la Nave di un altro giocatore"), the active player's own ship is never plundered.
     """
-    n_players = st.n_players
     pirate = st.pirate
     pirate_at = st.pirate_at
     ship = st.ship
@@ -292,16 +280,16 @@ def apply_pirate(st: State, seat: int, p: int, card: int, to: int) -> int:
     players = st.players
     misc = st.misc
     frm = pirate[p]
-    ev(st, seat, EV_PIRATE, p, card, frm, to)
+    event(st, seat, EV.pirate, p, card, frm, to)
     hand[seat, card] -= 1
     discard_card(discard, piles, card)
     pirate_at[frm] = -1
     pirate_at[to] = p
     pirate[p] = to
-    players[seat, P_PIRATE_MOVES] += 1
-    misc[M_DIST_DIRTY] = 1
+    players[seat, PC.pirate_moves] += 1
+    misc[MISC.dist_dirty] = 1
     victims = 0
-    for q in range(n_players[0]):
+    for q in range(st.meta[M.n_players]):
         if q == seat or ship[q] != to:
             continue
         lost = 0
@@ -310,12 +298,12 @@ def apply_pirate(st: State, seat: int, p: int, card: int, to: int) -> int:
                 discard_card(discard, piles, c)
             lost += hold[q, c]
             hold[q, c] = 0
-        ev(st, seat, EV_PLUNDER, q, lost, to)
+        event(st, seat, EV.plunder, q, lost, to)
         forget_targets(st.known_targets, q)
-        players[q, P_PLUNDERED] += 1
-        players[q, P_CARGO_LOST] += lost
-        players[seat, P_PLUNDERS_MADE] += 1
-        games[G_PLUNDERS] += 1
+        players[q, PC.times_plundered] += 1
+        players[q, PC.cargo_lost] += lost
+        players[seat, PC.plunders_made] += 1
+        games[GC.plunders] += 1
         victims += 1
     return victims
 
@@ -326,7 +314,6 @@ def storm_options(st: State, k: int) -> int:
 
     In ascending cell order; on grids up to 8x8 from the open-sea bitboard less pirates, ships and the storm.
     """
-    n_players = st.n_players
     cell = st.cell
     pirate = st.pirate
     pirate_at = st.pirate_at
@@ -337,8 +324,8 @@ def storm_options(st: State, k: int) -> int:
     n = cell.shape[0]
     if n <= BIT_CELLS:
         one = np.uint64(1)
-        free = without_obstacles(st.masks[MK_SEA], pirate, storm[0])
-        for q in range(n_players[0]):
+        free = without_obstacles(st.masks[MK.sea], pirate, storm[0])
+        for q in range(st.meta[M.n_players]):
             free &= ~(one << np.uint64(ship[q]))
         while free != 0:
             options[k, 0] = lowest_bit(free)
@@ -350,7 +337,7 @@ def storm_options(st: State, k: int) -> int:
         return k
     for c in range(n):
         blocked[c] = cell[c] != SEA or pirate_at[c] >= 0
-    for q in range(n_players[0]):
+    for q in range(st.meta[M.n_players]):
         blocked[ship[q]] = True
     if storm[0] >= 0:
         blocked[storm[0]] = True
@@ -385,20 +372,20 @@ def apply_storm(st: State, seat: int, c: int) -> None:
     games = st.games
     players = st.players
     misc = st.misc
-    ev(st, seat, EV_STORM, c, storm[0])
+    event(st, seat, EV.storm, c, storm[0])
     hand[seat, CARD_STORM] -= 1
     discard_card(discard, piles, CARD_STORM)
     storm[0] = c
-    players[seat, P_STORMS] += 1
-    games[G_STORMS] += 1
-    misc[M_DIST_DIRTY] = 1
+    players[seat, PC.storms_played] += 1
+    games[GC.storms_played] += 1
+    misc[MISC.dist_dirty] = 1
 
 
 @njit(cache=True)
 def price(st: State, m: int, c: int) -> int:
     """ST-TRADE-4: what market m pays for commodity c: 0 (refused) for its own, desired or normal price."""
     rules = st.rules
-    return market_price(rules[R_DESIRED], rules[R_SELL], m, c)
+    return market_price(rules[R.desired_price], rules[R.sell_price], m, c)
 
 
 @njit(cache=True, inline="always")
@@ -446,11 +433,11 @@ def buy_limit(rules, hand, hold, gold, m: int, seat: int) -> int:
     if m < 0:
         return 0
     k = hand[seat, SELLS[m]]
-    room = rules[R_HOLD] - hold_sum(hold, seat)
+    room = rules[R.hold_size] - hold_sum(hold, seat)
     if room < k:
         k = room
-    if rules[R_BUY] > 0:
-        afford = gold[seat] // rules[R_BUY]
+    if rules[R.buy_price] > 0:
+        afford = gold[seat] // rules[R.buy_price]
         if afford < k:
             k = afford
     return k if k > 0 else 0
@@ -465,13 +452,13 @@ def apply_buy(st: State, seat: int, k: int) -> None:
     gold = st.gold
     players = st.players
     c = SELLS[market_here(st, seat)]
-    cost = k * rules[R_BUY]
+    cost = k * rules[R.buy_price]
     hand[seat, c] -= k
     hold[seat, c] += k
     gold[seat] -= cost
     forget_targets(st.known_targets, seat)
-    players[seat, P_BOUGHT] += k
-    ev(st, seat, EV_BUY, c, k, cost, gold[seat])
+    players[seat, PC.cards_bought] += k
+    event(st, seat, EV.buy, c, k, cost, gold[seat])
 
 
 @njit(cache=True)
@@ -484,15 +471,15 @@ def apply_sell(st: State, seat: int, c: int) -> bool:
     piles = st.piles
     players = st.players
     m = market_here(st, seat)
-    gain = market_price(rules[R_DESIRED], rules[R_SELL], m, c)
+    gain = market_price(rules[R.desired_price], rules[R.sell_price], m, c)
     hold[seat, c] -= 1
     discard_card(discard, piles, c)
     gold[seat] += gain
     forget_targets(st.known_targets, seat)
-    players[seat, P_SOLD] += 1
-    players[seat, P_SALES_GOLD] += gain
-    ev(st, seat, EV_SELL, c, gain, gold[seat], m)
-    return gold[seat] >= rules[R_WIN_GOLD]
+    players[seat, PC.cards_sold] += 1
+    players[seat, PC.sales_gold] += gain
+    event(st, seat, EV.sell, c, gain, gold[seat], m)
+    return gold[seat] >= rules[R.win_gold]
 
 
 @njit(cache=True)
@@ -505,8 +492,8 @@ def draw_card(st: State, seat: int) -> int:
     games = st.games
     rng = st.rng
     if piles[0] == 0 and piles[1] > 0:
-        games[G_RESHUFFLES] += 1
-        ev(st, seat, EV_RESHUFFLE, piles[1])
+        games[GC.reshuffles] += 1
+        event(st, seat, EV.reshuffle, piles[1])
     card = draw(deck, piles, discard, rng)
     if card >= 0:
         hand[seat, card] += 1
@@ -517,10 +504,9 @@ def draw_card(st: State, seat: int) -> int:
 @njit(cache=True)
 def card_total(st: State) -> int:
     """Cards in deck, discard pile, hands and holds (58 by default: conservation invariant)."""
-    n_players = st.n_players
     piles = st.piles
     s = piles[0] + piles[1]
-    for q in range(n_players[0]):
+    for q in range(st.meta[M.n_players]):
         s += hand_count(st, q) + hold_count(st, q)
     return s
 
@@ -529,7 +515,6 @@ def card_total(st: State) -> int:
 def check_invariants(st: State, deck_size: int) -> int:
     """0 if the position is consistent, else a code naming the first broken invariant (see INVARIANTS)."""
     rules = st.rules
-    n_players = st.n_players
     cell = st.cell
     pirate = st.pirate
     pirate_at = st.pirate_at
@@ -540,11 +525,11 @@ def check_invariants(st: State, deck_size: int) -> int:
     gold = st.gold
     if card_total(st) != deck_size:
         return 1
-    n = n_players[0]
+    n = st.meta[M.n_players]
     for q in range(n):
         if gold[q] < 0:
             return 2
-        if hold_count(st, q) > rules[R_HOLD]:
+        if hold_count(st, q) > rules[R.hold_size]:
             return 3
         c = ship[q]
         if cell[c] == LAND or c == storm[0]:
@@ -563,22 +548,24 @@ def check_invariants(st: State, deck_size: int) -> int:
         return 7
     rich = 0
     for q in range(n):
-        if gold[q] >= rules[R_WIN_GOLD]:
+        if gold[q] >= rules[R.win_gold]:
             rich += 1
     if rich > 1:
         return 8
     return 0
 
 
-INVARIANTS = {
-    1: "cards not conserved across deck, discard, hands and holds",
-    2: "negative gold",
-    3: "hold over capacity",
-    4: "ship on land or on the storm",
-    5: "negative card count",
-    6: "pirate on a market, land, the storm or out of sync",
-    7: "storm on land or a market",
-    8: "more than one player at the winning gold",
-    9: "winner below the winning gold, or a game without a winner while a player had it",
-    10: "a cached sale or buy market differs from a fresh computation (a change without forget_targets)",
-}
+INVARIANTS = (
+    "",
+    "ST-INV-1: cards not conserved across deck, discard, hands and holds",
+    "ST-INV-2: negative gold",
+    "ST-INV-3: hold over capacity",
+    "ST-INV-4: ship on land or on the storm",
+    "ST-INV-5: negative card count",
+    "ST-INV-6: pirate on a market, land, the storm or out of sync",
+    "ST-INV-7: storm on land or a market",
+    "ST-INV-8: more than one player at the winning gold",
+    "ST-INV-9: winner below the winning gold, or a game without a winner while a player had it",
+    "ST-INV-10: a cached sale or buy market differs from a fresh computation (a change without forget_targets)",
+)
+"""Message of each code ``check_invariants`` returns (checked mode raises AssertionError with it)."""

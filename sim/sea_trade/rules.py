@@ -7,6 +7,7 @@ from dataclasses import astuple, dataclass, fields
 import numpy as np
 
 from sim.core.errors import PlaytestError
+from sim.core.names import namespace
 
 N_COMMODITIES = 6
 N_WIND_DIRECTIONS = 8
@@ -77,23 +78,5 @@ class Rules:
         return np.array(astuple(self), dtype=np.int64)
 
 
-_NAMES = [f.name for f in fields(Rules)]
-R_GRID = _NAMES.index("grid_size")
-R_ISLANDS = _NAMES.index("islands")
-R_MARKETS = _NAMES.index("markets")
-R_SPACING = _NAMES.index("market_spacing")
-R_PIRATES = _NAMES.index("pirates")
-R_COMMODITY_COPIES = _NAMES.index("commodity_copies")
-R_ROW_CARDS = _NAMES.index("row_cards")
-R_WIND_COPIES = _NAMES.index("wind_copies")
-R_STORM_CARDS = _NAMES.index("storm_cards")
-R_HAND_START = _NAMES.index("hand_start")
-R_DRAW = _NAMES.index("draw_count")
-R_WIND_STEPS = _NAMES.index("wind_max_steps")
-R_HOLD = _NAMES.index("hold_size")
-R_BUY = _NAMES.index("buy_price")
-R_SELL = _NAMES.index("sell_price")
-R_DESIRED = _NAMES.index("desired_price")
-R_START_GOLD = _NAMES.index("start_gold")
-R_WIN_GOLD = _NAMES.index("win_gold")
-R_ROUND_CAP = _NAMES.index("round_cap")
+R = namespace("R", [f.name for f in fields(Rules)])
+"""Rules field -> index in ``to_array`` (``rules[R.win_gold]``)."""

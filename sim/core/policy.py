@@ -14,12 +14,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, NamedTuple, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 from numba import njit
 
 from sim.core.errors import PlaytestError
+from sim.core.names import namespace
 from sim.core.rng import randint, uniform
 
 TIE = 1e-12
@@ -55,16 +56,37 @@ class StrategyTable(NamedTuple):
     weights: np.ndarray  # float64 (n_strategies, n_decisions, n_features)
 
 
-class DecisionSchema(NamedTuple):
+@dataclass(frozen=True)
+class DecisionSchema:
     """A game's decision types and option features, in kernel order.
 
     ``filled`` maps each decision to the features its options carry (None: all of them); a weight on
-    any other feature would silently do nothing, so the registry refuses it.
+    any other feature would silently do nothing, so the registry refuses it. The features a decision fills
+    should be one contiguous run of columns: ``choose`` scores only that span.
     """
 
     decisions: tuple[str, ...]
     features: tuple[str, ...]
     filled: Mapping[str, tuple[str, ...]] | None = None
+
+    @property
+    def D(self) -> Any:
+        """Decision name -> index, for kernels (``D.sail``)."""
+        return namespace("D", self.decisions)
+
+    @property
+    def F(self) -> Any:
+        """Feature name -> column, for kernels (``F.sale_gain``)."""
+        return namespace("F", self.features)
+
+    def span(self, decision: str) -> tuple[int, int]:
+        """The feature columns [lo, hi) holding every feature ``decision`` fills."""
+        cols = [self.features.index(f) for f in (self.filled or {}).get(decision, self.features)]
+        return min(cols), max(cols) + 1
+
+    def span_array(self) -> np.ndarray:
+        """int64 (decisions, 2): each decision's span, for ``decide``."""
+        return np.array([self.span(d) for d in self.decisions], dtype=np.int64).reshape(len(self.decisions), 2)
 
 
 class StrategyRegistry:

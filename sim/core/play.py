@@ -1,0 +1,203 @@
+"""The game protocol the core owns: the chunk driver, per-game hooks, decisions, events, pauses, game end.
+
+A game binds two @njit hooks to its state type with :func:`bind`:
+
+- ``setup(st, data)``: set up a new game (the core has seeded ``st.rng`` from (seed, game index), seated the
+  strategies and cleared the record rows);
+- ``play_on(st, data)``: play from the current position to the end of the game, returning early at a
+  boundary (a turn or round start) when :func:`paused` says so; at the end it fills the ranking keys, the
+  scores and its own counters and calls :func:`end_game`.
+
+The driver then ranks the seats and writes the standard columns. ``data`` is the game's static handle
+(component tables) or None. The hooks are found by overloading the core stubs on the game's structref
+type, which keeps numba's on-disk cache working (a game's function passed as an argument would not).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from sim.core.policy import POLICY_RANDOM, choose
+from sim.core.ranking import rank_seats
+from sim.core.records import G, P
+from sim.core.rng import seed_game
+from sim.core.state import M, StateLayout
+from sim.core.structs import borrow
+from sim.core.trace import emit
+
+
+# ------------------------------------------------------------------------------------------------ hooks
+def game_setup(st, data) -> None:
+    """Stub overloaded per game by :func:`bind` (without JIT, :func:`bind` routes it in Python)."""
+    return _PY_HOOKS[type(st)][0](st, data)
+
+
+def game_play_on(st, data) -> None:
+    """Stub overloaded per game by :func:`bind`."""
+    return _PY_HOOKS[type(st)][1](st, data)
+
+
+_PY_HOOKS: dict[type, tuple[Callable, Callable]] = {}
+"""Without JIT the state is a plain NamedTuple: its class -> the game's (setup, play_on)."""
+
+
+def bind(layout: StateLayout, setup: Callable, play_on: Callable) -> None:
+    """Make the core driver call ``setup`` and ``play_on`` for states of this layout."""
+    _PY_HOOKS[layout.tuple_type] = (setup, play_on)
+    bound = layout.numba_types
+
+    @overload(game_setup)
+    def _setup(st, data):
+        if type(st) in bound:
+            return lambda st, data: setup(st, data)
+        return None
+
+    @overload(game_play_on)
+    def _play_on(st, data):
+        if type(st) in bound:
+            return lambda st, data: play_on(st, data)
+        return None
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+@njit(cache=True, inline="always")
+def decide(st, seat: int, decision: int, n_opt: int) -> int:
+    """The choke point: the seat's strategy picks one of the ``n_opt`` options whose features are filled.
+
+    One option is no decision (nothing is counted or drawn). Only the decision's feature span is scored:
+    every other feature weighs 0 for it (the registry refuses such weights), so the pick is the same.
+    """
+    if n_opt <= 1:
+        return 0
+    st.games[G.decisions] += 1
+    return choose(st.kind, st.params, st.weights, st.seat_strat[seat], decision, st.features, st.span[decision, 0],
+                  st.span[decision, 1], n_opt, st.rng, st.scores)
+
+
+@njit(cache=True, inline="always")
+def scored(st, seat: int) -> bool:
+    """False when the seat's policy ignores features (random): the game may skip computing them."""
+    return st.kind[st.seat_strat[seat]] != POLICY_RANDOM
+
+
+@njit(cache=True, inline="always")
+def uses(st, seat: int, decision: int, feature: int) -> bool:
+    """Whether the seat's strategy weighs ``feature`` in ``decision``: a feature weighed 0 may be skipped."""
+    return st.weights[st.seat_strat[seat], decision, feature] != 0.0
+
+
+@njit(cache=True, inline="always")
+def event(st, seat: int, etype: int, a0: int = 0, a1: int = 0, a2: int = 0, a3: int = 0, a4: int = 0) -> None:
+    """Record one event, stamped with the current round, when tracing (a zero-row buffer: nothing)."""
+    if st.trace.shape[0] > 0:
+        meta = st.meta
+        meta[M.events] = emit(st.trace, meta[M.events], meta[M.round], seat, etype, a0, a1, a2, a3, a4)
+
+
+@njit(cache=True, inline="always")
+def checking(st) -> bool:
+    """Checked mode: the game asserts its invariants (AssertionError("XX-INV-n: ...")) as it plays."""
+    return st.meta[M.check] != 0
+
+
+@njit(cache=True, inline="always")
+def paused(st) -> bool:
+    """True at a boundary once the game has taken the decisions it was asked to pause after."""
+    return st.meta[M.pause_at] > 0 and st.games[G.decisions] >= st.meta[M.pause_at]
+
+
+@njit(cache=True, inline="always")
+def n_players(st) -> int:
+    return st.meta[M.n_players]
+
+
+@njit(cache=True)
+def end_game(st, reason: int, no_winner: bool = False) -> None:
+    """The game is over: why (an end_reason code), and whether nobody wins (e.g. a timeout).
+
+    ``rounds`` is the current round. Unless ``no_winner``, every seat ranked first wins (a tie shares).
+    """
+    st.games[G.end_reason] = reason
+    st.games[G.rounds] = st.meta[M.round]
+    st.meta[M.ended] = 1
+    st.meta[M.no_winner] = 1 if no_winner else 0
+
+
+# ------------------------------------------------------------------------------------------------ driver
+@njit(cache=True)
+def start_game(st, seed: int, game_index: int, seat_row) -> None:
+    """Seed the game's generator from (seed, game index), seat the strategies, clear the records."""
+    meta = st.meta
+    seed_game(st.rng, seed, game_index)
+    for s in range(meta[M.n_players]):
+        st.seat_strat[s] = seat_row[s]
+    st.games[:] = 0
+    st.players[:, :] = 0
+    meta[M.game_index] = game_index
+    meta[M.round] = 0
+    meta[M.events] = 0
+    meta[M.ended] = 0
+    meta[M.no_winner] = 0
+
+
+@njit(cache=True)
+def finish_game(st) -> None:
+    """Rank the seats by their keys and write rank, won and winner_seat."""
+    n = st.meta[M.n_players]
+    rank_seats(st.keys, n, st.rank)
+    winners = 0
+    winner = -1
+    for s in range(n):
+        won = st.rank[s] == 1 and st.meta[M.no_winner] == 0
+        st.players[s, P.rank] = st.rank[s]
+        st.players[s, P.won] = 1 if won else 0
+        if won:
+            winners += 1
+            winner = s
+    st.games[G.winner_seat] = winner if winners == 1 else -1
+
+
+@njit(cache=True)
+def play_chunk(st, data, seats: np.ndarray, first_index: int, n_games: int, seed: int, games_out: np.ndarray,
+               players_out: np.ndarray) -> None:
+    """Play games first_index .. first_index + n_games - 1 into the record arrays (one row per game / seat)."""
+    st = borrow(st)
+    data = borrow(data)
+    n = st.meta[M.n_players]
+    for i in range(n_games):
+        start_game(st, seed, first_index + i, seats[i])
+        game_setup(st, data)
+        game_play_on(st, data)
+        finish_game(st)
+        for j in range(st.games.shape[0]):
+            games_out[i, j] = st.games[j]
+        for s in range(n):
+            for j in range(st.players.shape[1]):
+                players_out[i, s, j] = st.players[s, j]
+
+
+@njit(cache=True)
+def play_until(st, data, seed: int, game_index: int, seat_row: np.ndarray, pause_at: int) -> bool:
+    """Start a game and play it until the first boundary after ``pause_at`` decisions (0: to the end);
+    True if it ended. Snapshots and rollouts start from such a position."""
+    start_game(st, seed, game_index, seat_row)
+    st.meta[M.pause_at] = pause_at
+    game_setup(st, data)
+    if not (st.meta[M.ended] or paused(st)):
+        game_play_on(st, data)
+    st.meta[M.pause_at] = 0
+    if st.meta[M.ended]:
+        finish_game(st)
+    return st.meta[M.ended] != 0
+
+
+@njit(cache=True)
+def play_rest(st, data) -> None:
+    """Play a paused (or restored) game to its end and rank it."""
+    st.meta[M.pause_at] = 0
+    game_play_on(st, data)
+    finish_game(st)

@@ -1,0 +1,175 @@
+"""Game state as one struct of NumPy arrays: the common fields the core owns, then the game's own.
+
+A game declares its fields as a NamedTuple class and calls :func:`compose`; the core adds the fields every
+game shares under one set of names (rules array, bookkeeping, RNG, the seats' strategies, option buffers,
+record rows, ranking keys, trace) and builds the numba structref handle the kernels take. The core's
+helpers (``sim.core.play``) read only the common fields, so they serve every game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, NamedTuple
+
+import numpy as np
+from numba import types
+from numba.core import config
+from numba.extending import overload
+
+from sim.core.names import namespace
+from sim.core.rng import new_state as new_rng
+from numba import njit
+
+from sim.core.structs import BORROWED, struct_handle
+from sim.core.trace import NO_TRACE
+
+COMMON_FIELDS = (
+    ("rules", "int64 (n_rules,): the Rules numbers as the kernel reads them"),
+    ("meta", "int64 (len(M),): per-game bookkeeping, indexed by M"),
+    ("rng", "uint64 (4,): the game's generator, seeded from (run seed, game index)"),
+    ("seat_strat", "int64 (P,): strategy-table row playing each seat"),
+    ("kind", "int64 (strategies,): policy kind of each strategy"),
+    ("params", "float64 (strategies, N_PARAMS): temperature, epsilon"),
+    ("weights", "float64 (strategies, decisions, features)"),
+    ("span", "int64 (decisions, 2): the feature columns [lo, hi) each decision fills"),
+    ("features", "float64 (features, max_options): column i holds option i's features"),
+    ("scores", "float64 (max_options,): scratch of choose()"),
+    ("options", "int64 (max_options, option_width): the legal options of the decision at hand"),
+    ("games", "int64 (game columns,): the record row of the game being played"),
+    ("players", "int64 (P, player columns): the record rows of its seats"),
+    ("keys", "int64 (P, n_keys): ranking keys, most significant first, higher is better"),
+    ("rank", "int64 (P,): 1 = best, exact ties share"),
+    ("trace", "int64 (events, EVENT_WIDTH): event buffer; zero rows = no tracing"),
+)
+COMMON_NAMES = tuple(name for name, _ in COMMON_FIELDS)
+
+M = namespace("M", ("n_players", "game_index", "check", "round", "events", "pause_at", "ended", "no_winner"))
+"""Slots of ``meta``: player count, game index, checked mode (assert invariants), the round events are
+stamped with, events written, pause after this many decisions (0: never), game over, nobody wins."""
+
+STATIC_COMMON = ("rules", "kind", "params", "weights", "span", "trace")
+"""Common fields a snapshot shares instead of copying: fixed for a whole chunk."""
+
+
+@dataclass(frozen=True)
+class StateLayout:
+    """A game's composed state type, how to allocate its own fields, and which of them are fixed per chunk."""
+
+    tuple_type: type
+    """NamedTuple class: the common fields, then the game's."""
+    wrap: Callable[[Any], Any]
+    """Builds the kernel handle (a structref) on a tuple of arrays (identity without JIT)."""
+    static: tuple[str, ...]
+    """Field names a snapshot shares (the common static ones and the game's fixed geometry or tables)."""
+    numba_types: tuple[type, ...]
+    """The handle's numba type classes (owned and borrowed): the core binds the game's hooks to these."""
+
+
+_SNAPSHOT_STATIC: dict[type, tuple[str, ...]] = {}
+"""Handle type class -> static field names, read by ``copy_state``'s overload."""
+
+
+def compose(name: str, game_fields: type, static: tuple[str, ...] = ()) -> StateLayout:
+    """The state type of a game: common fields first, then ``game_fields`` (a NamedTuple class of arrays)."""
+    clash = set(COMMON_NAMES) & set(game_fields._fields)
+    assert not clash, f"{name}: fields {sorted(clash)} are common fields the core owns"
+    annotations = {n: np.ndarray for n in COMMON_NAMES + tuple(game_fields._fields)}
+    tuple_type = NamedTuple(name, list(annotations.items()))
+    tuple_type.__module__ = game_fields.__module__
+    tuple_type.__doc__ = f"{game_fields.__doc__ or name}\n\nCommon fields (sim.core.state): {', '.join(COMMON_NAMES)}."
+    wrap = struct_handle(tuple_type, f"{name}Ref")
+    static_all = STATIC_COMMON + tuple(static)
+    found: tuple[type, ...] = ()
+    if not config.DISABLE_JIT:
+        module = __import__(game_fields.__module__, fromlist=["_"])
+        owned = getattr(module, f"{name}RefType")
+        found = (owned, BORROWED[owned])
+        for cls in found:
+            _SNAPSHOT_STATIC[cls] = static_all
+    return StateLayout(tuple_type, wrap, static_all, found)
+
+
+def common_arrays(rules: np.ndarray, n_players: int, table: Any, span: np.ndarray, n_features: int,
+                  max_options: int, option_width: int, n_game_cols: int, n_player_cols: int, n_keys: int,
+                  trace: np.ndarray = NO_TRACE) -> dict[str, np.ndarray]:
+    """Allocate the common fields for ``n_players`` seats."""
+    meta = np.zeros(len(M), np.int64)
+    meta[M.n_players] = n_players
+    return dict(
+        rules=np.ascontiguousarray(rules, dtype=np.int64), meta=meta, rng=new_rng(),
+        seat_strat=np.zeros(n_players, np.int64),
+        kind=np.ascontiguousarray(table.kind, dtype=np.int64),
+        params=np.ascontiguousarray(table.params, dtype=np.float64),
+        weights=np.ascontiguousarray(table.weights, dtype=np.float64),
+        span=np.ascontiguousarray(span, dtype=np.int64),
+        features=np.zeros((n_features, max_options), np.float64), scores=np.zeros(max_options, np.float64),
+        options=np.zeros((max_options, option_width), np.int64),
+        games=np.zeros(n_game_cols, np.int64), players=np.zeros((n_players, n_player_cols), np.int64),
+        keys=np.zeros((n_players, n_keys), np.int64), rank=np.zeros(n_players, np.int64), trace=trace,
+    )
+
+
+def build(layout: StateLayout, common: dict[str, np.ndarray], own: Any) -> Any:
+    """The kernel handle on the common arrays plus the game's own (a NamedTuple of the game's fields)."""
+    return layout.wrap(layout.tuple_type(**common, **own._asdict()))
+
+
+def new_snapshot(layout: StateLayout, handle: Any) -> Any:
+    """A second handle of the same shapes to save positions into: static fields shared, the rest copied."""
+    return layout.wrap(layout.tuple_type(**{f: (getattr(handle, f) if f in layout.static else getattr(handle, f).copy())
+                                            for f in layout.tuple_type._fields}))
+
+
+def copy_state(dst, src) -> None:
+    """Copy every non-static field of ``src`` into ``dst`` (same game, same shapes): save and restore.
+
+    Without JIT (the state is then the NamedTuple itself) this Python body runs; compiled, the overload below
+    unrolls the same copies per field. Python code calls it through :func:`save` and :func:`restore`.
+    """
+    for field in type(src)._fields:
+        if field not in STATIC_COMMON:
+            getattr(dst, field)[...] = getattr(src, field)
+
+
+@overload(copy_state)
+def _copy_state_impl(dst, src):
+    static = _SNAPSHOT_STATIC.get(type(src))
+    if static is None:
+        return None
+    fields = [f for f in src.field_dict if f not in static]
+    lines = ["def impl(dst, src):"] + [f"    _copy(dst.{f}, src.{f})" for f in fields] + ["    return None"]
+    scope: dict[str, Any] = {"_copy": _copy_array}
+    exec("\n".join(lines), scope)  # one statement per field: numba cannot loop over a struct's fields
+    return scope["impl"]
+
+
+def _copy_array(dst, src) -> None:
+    dst[...] = src
+
+
+@overload(_copy_array)
+def _copy_array_impl(dst, src):
+    if isinstance(dst, types.Array) and dst.ndim == 1:
+        def impl1(dst, src):
+            for i in range(src.shape[0]):
+                dst[i] = src[i]
+        return impl1
+
+    def impl(dst, src):
+        a = dst.reshape(-1)
+        b = src.reshape(-1)
+        for i in range(b.shape[0]):
+            a[i] = b[i]
+    return impl
+
+
+@njit(cache=True)
+def save(st, snap) -> None:
+    """Save the position of ``st`` into ``snap`` (a handle from :func:`new_snapshot`)."""
+    copy_state(snap, st)
+
+
+@njit(cache=True)
+def restore(st, snap) -> None:
+    """Put the position saved in ``snap`` back into ``st``."""
+    copy_state(st, snap)
