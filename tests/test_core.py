@@ -58,12 +58,29 @@ def _registry() -> StrategyRegistry:
     ])
 
 
+class _PolicyView(NamedTuple):
+    """The common state fields ``choose`` reads, for a decision over hand-made features (span: columns 0..1)."""
+
+    kind: np.ndarray
+    params: np.ndarray
+    weights: np.ndarray
+    span: np.ndarray
+    features: np.ndarray
+    scores: np.ndarray
+    rng: np.ndarray
+
+
+def _view(table, feats, rng) -> _PolicyView:
+    return _PolicyView(table.kind, table.params, table.weights, np.array([[0, 2]]), feats,
+                       np.zeros(feats.shape[1]), rng)
+
+
 def test_choose_weights_random_and_softmax():
     table = _registry().table(["random", "greedy", "soft"])
     feats = np.array([[1.0, 0.0], [3.0, 0.0], [2.0, 0.0]]).T.copy()  # features x options
     s = new_state()
     seed_game(s, 0, 0)
-    picks = {k: np.bincount([choose(table.kind, table.params, table.weights, k, 0, feats, 0, 2, 3, s, np.zeros(3))
+    picks = {k: np.bincount([choose(_view(table, feats, s), k, 0, 3)
                              for _ in range(6000)], minlength=3) for k in range(3)}
     assert picks[1].tolist() == [0, 6000, 0]
     assert picks[0].min() > 1800
@@ -78,13 +95,13 @@ def test_choose_breaks_ties_at_random():
     feats = np.array([[2.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 0.0], [0.0, 0.0]]).T.copy()  # features x options
     s = new_state()
     seed_game(s, 0, 0)
-    picks = np.bincount([choose(table.kind, table.params, table.weights, 0, 0, feats, 0, 2, 5, s, np.zeros(5))
+    picks = np.bincount([choose(_view(table, feats, s), 0, 0, 5)
                          for _ in range(6000)], minlength=5)
     assert picks[1] == 0 and picks[4] == 0
     assert picks[[0, 2, 3]].min() > 1800
     feats[0, 3] = 2.5
     before = s.copy()
-    assert choose(table.kind, table.params, table.weights, 0, 0, feats, 0, 2, 5, s, np.zeros(5)) == 3
+    assert choose(_view(table, feats, s), 0, 0, 5) == 3
     assert np.array_equal(s, before)
 
 

@@ -63,7 +63,7 @@ def test_invariant_check_can_fail():
     ensure_dist(st)
     st.hold[0, :] = 0
     st.hold[0, SELLS[0]] = 2  # market 0 never buys these: the sale market is another one
-    assert known_sale_target(st.rules, st.sea, st.land_dist, st.hold, st.ship, st.known_targets, 0) != 0
+    assert known_sale_target(st, 0) != 0
     assert check_known_targets(st) == 0
     st.hold[0, SELLS[0]] = 0
     st.hold[0, DESIRES[0]] = 2  # market 0 desires these, but the cache was not told (no forget_targets)
@@ -145,9 +145,7 @@ def test_bitboard_distances_match_queue_bfs():
 def _route_features(st, k, placing, seat, bits):
     """blocks / blocks_leader / self_block / unblock of options 0..k-1, by bitboards or by the table check."""
     n = st.ship.shape[0]
-    _obstacle_features(st.features, st.options, st.pirate, k, placing, st.storm[0], st.gold, st.ship, st.sea,
-                       st.land_dist, st.king, st.layers, st.ring, bits, int(st.rules[0]), st.target,
-                       st.target_dist, n, seat, leader_gold(st.gold, n, seat), True)
+    _obstacle_features(st, k, placing, seat, leader_gold(st.gold, n, seat), True, bits)
     return st.features[[F.self_block, F.blocks, F.blocks_leader, F.unblock], :k].copy()
 
 
@@ -166,8 +164,7 @@ def test_bitboard_routes_match_table_check():
             st.gold[:] = rng.integers(0, 4, 4)  # ties for the gold lead are common
             st.misc[MISC.dist_dirty] = 1
             ensure_dist(st)
-            _set_targets(st.rules, st.sea, st.land_dist, st.ship, st.hand, st.hold, st.gold, st.known_targets,
-                         st.target, st.target_dist, 4, 0, True)
+            _set_targets(st, 0, True)
             seat = gi % 4
             for placing, k in ((True, storm_options(st, 0)), (False, pirate_options(st, 0, 0))):
                 fast = _route_features(st, k, placing, seat, True)

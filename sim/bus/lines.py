@@ -39,7 +39,8 @@ def occupants_end_here(s: State, street: int, x: int) -> bool:
         if (m >> q) & 1:
             ok = False
             for e in range(2):
-                if s.pl[q, PL.e0 + e] == x and (s.rules[R.parallel_requires_end_stick] == 0 or s.pl[q, PL.es0 + e] == street):
+                strict = s.rules[R.parallel_requires_end_stick] != 0
+                if s.pl[q, PL.e0 + e] == x and (not strict or s.pl[q, PL.es0 + e] == street):
                     ok = True
             if not ok:
                 return False

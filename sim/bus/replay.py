@@ -81,8 +81,8 @@ def render_game(traced: Traced) -> str:
             else:
                 out.append(f"  5. Clock: {who} lets time run; the hand moves to {TYPE_NAMES[a1]}")
         elif et == E.EV.vroom:
-            out.append(f"  6. Vrroomm! slot {LETTERS[a0]} (passengers want {_article(TYPE_NAMES[a3])}): {who} with {a2} "
-                       f"bus(es) must deliver {a1}")
+            want = _article(TYPE_NAMES[a3])
+            out.append(f"  6. Vrroomm! slot {LETTERS[a0]} (passengers want {want}): {who} with {a2} bus(es) must deliver {a1}")
         elif et == E.EV.deliver:
             out.append(f"     {who} carries a passenger from {place(a0)} to {place(a1)}: {a2} points")
         elif et == E.EV.start:

@@ -27,7 +27,6 @@ from sim.core.records import G, P
 from sim.core.rng import seed_game
 from sim.core.state import M, StateLayout
 from sim.core.structs import borrow
-from sim.core.trace import emit
 
 
 # ------------------------------------------------------------------------------------------------ hooks
@@ -74,8 +73,7 @@ def decide(st, seat: int, decision: int, n_opt: int) -> int:
     if n_opt <= 1:
         return 0
     st.games[G.decisions] += 1
-    return choose(st.kind, st.params, st.weights, st.seat_strat[seat], decision, st.features, st.span[decision, 0],
-                  st.span[decision, 1], n_opt, st.rng, st.scores)
+    return choose(st, st.seat_strat[seat], decision, n_opt)
 
 
 @njit(cache=True, inline="always")
@@ -93,9 +91,18 @@ def uses(st, seat: int, decision: int, feature: int) -> bool:
 @njit(cache=True, inline="always")
 def event(st, seat: int, etype: int, a0: int = 0, a1: int = 0, a2: int = 0, a3: int = 0, a4: int = 0) -> None:
     """Record one event, stamped with the current round, when tracing (a zero-row buffer: nothing)."""
-    if st.trace.shape[0] > 0:
-        meta = st.meta
-        meta[M.events] = emit(st.trace, meta[M.events], meta[M.round], seat, etype, a0, a1, a2, a3, a4)
+    trace = st.trace
+    n = st.meta[M.events]
+    if n < trace.shape[0]:  # a zero-row buffer (no tracing) or a full one records nothing
+        trace[n, 0] = st.meta[M.round]
+        trace[n, 1] = seat
+        trace[n, 2] = etype
+        trace[n, 3] = a0
+        trace[n, 4] = a1
+        trace[n, 5] = a2
+        trace[n, 6] = a3
+        trace[n, 7] = a4
+        st.meta[M.events] = n + 1
 
 
 @njit(cache=True, inline="always")

@@ -197,33 +197,28 @@ def span_scores(weights: np.ndarray, strat: int, decision: int, features: np.nda
 
 
 @njit(cache=True, inline="always")
-def choose(
-    kind: np.ndarray,
-    params: np.ndarray,
-    weights: np.ndarray,
-    strat: int,
-    decision: int,
-    features: np.ndarray,
-    lo: int,
-    hi: int,
-    n_opt: int,
-    rng: np.ndarray,
-    scores: np.ndarray,
-) -> int:
+def choose(st, strat: int, decision: int, n_opt: int) -> int:
     """The decision choke point: the index of the option that strategy ``strat`` picks among options
-    0..n_opt-1 (``features``: n_features x options; ``scores``: scratch of at least n_opt floats).
+    0..n_opt-1 of ``decision``.
 
-    Only features lo..hi-1 are scored: a game passes the span its decision fills. A feature the decision
-    does not fill weighs 0 for it (the registry refuses such weights) and zero weights are skipped, so its
-    stale value is never read and the pick is the same as over all features, without a view per decision.
-    Inlined into every decision site, like span_scores: passing the arrays to a call cost more than scoring.
+    ``st`` is any state with the common fields (sim/core/state.py): the strategy table (``kind``,
+    ``params``, ``weights``), the option buffers (``features``: n_features x options; ``scores``: scratch of
+    at least n_opt floats), the decision spans (``span``) and the game's generator (``rng``). Only the
+    decision's span of features is scored: a feature the decision does not fill weighs 0 for it (the registry
+    refuses such weights) and zero weights are skipped, so its stale value is never read and the pick is the
+    same as over all features. Inlined into every decision site, like span_scores.
     """
+    kind = st.kind
+    params = st.params
+    rng = st.rng
+    scores = st.scores
     if n_opt <= 1:
         return 0
     if kind[strat] == POLICY_RANDOM or (params[strat, P_EPSILON] > 0.0 and uniform(rng) < params[strat, P_EPSILON]):
         return randint(rng, n_opt)
     temperature = params[strat, P_TEMPERATURE]
-    span_scores(weights, strat, decision, features, lo, hi, n_opt, scores)
+    lo, hi = st.span[decision, 0], st.span[decision, 1]
+    span_scores(st.weights, strat, decision, st.features, lo, hi, n_opt, scores)
     best_score = -np.inf
     for i in range(n_opt):
         best_score = max(best_score, scores[i])

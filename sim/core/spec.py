@@ -129,10 +129,7 @@ class GameSpec:
         data = self.validate(rules, n_players)
         if table is None:
             table = self.strategies.table(["random"])
-        common = common_arrays(self.rules_array(rules, n_players), n_players, table, self.schema.span_array(),
-                               len(self.schema.features), self.max_options(rules, n_players, data),
-                               self.option_width, len(self.game_columns), len(self.player_columns), self.n_keys,
-                               trace)
+        common = common_arrays(self, rules, n_players, data, table, trace)
         st = build(self.layout, common, self.allocate(rules, n_players, data))
         self.prepare(st, data)
         return st, data

@@ -89,23 +89,25 @@ def compose(name: str, game_fields: type, static: tuple[str, ...] = ()) -> State
     return StateLayout(tuple_type, wrap, static_all, found)
 
 
-def common_arrays(rules: np.ndarray, n_players: int, table: Any, span: np.ndarray, n_features: int,
-                  max_options: int, option_width: int, n_game_cols: int, n_player_cols: int, n_keys: int,
+def common_arrays(spec: Any, rules: Any, n_players: int, data: Any, table: Any,
                   trace: np.ndarray = NO_TRACE) -> dict[str, np.ndarray]:
-    """Allocate the common fields for ``n_players`` seats."""
+    """Allocate the common fields of ``spec``'s game (a GameSpec) for ``n_players`` seats."""
     meta = np.zeros(len(M), np.int64)
     meta[M.n_players] = n_players
+    max_options = spec.max_options(rules, n_players, data)
     return dict(
-        rules=np.ascontiguousarray(rules, dtype=np.int64), meta=meta, rng=new_rng(),
+        rules=np.ascontiguousarray(spec.rules_array(rules, n_players), dtype=np.int64), meta=meta, rng=new_rng(),
         seat_strat=np.zeros(n_players, np.int64),
         kind=np.ascontiguousarray(table.kind, dtype=np.int64),
         params=np.ascontiguousarray(table.params, dtype=np.float64),
         weights=np.ascontiguousarray(table.weights, dtype=np.float64),
-        span=np.ascontiguousarray(span, dtype=np.int64),
-        features=np.zeros((n_features, max_options), np.float64), scores=np.zeros(max_options, np.float64),
-        options=np.zeros((max_options, option_width), np.int64),
-        games=np.zeros(n_game_cols, np.int64), players=np.zeros((n_players, n_player_cols), np.int64),
-        keys=np.zeros((n_players, n_keys), np.int64), rank=np.zeros(n_players, np.int64), trace=trace,
+        span=spec.schema.span_array(),
+        features=np.zeros((len(spec.schema.features), max_options), np.float64),
+        scores=np.zeros(max_options, np.float64),
+        options=np.zeros((max_options, spec.option_width), np.int64),
+        games=np.zeros(len(spec.game_columns), np.int64),
+        players=np.zeros((n_players, len(spec.player_columns)), np.int64),
+        keys=np.zeros((n_players, spec.n_keys), np.int64), rank=np.zeros(n_players, np.int64), trace=trace,
     )
 
 

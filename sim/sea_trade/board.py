@@ -253,30 +253,30 @@ def _bit_step_tables(st: State) -> None:
     The same ``sea`` on water as market_distances + fill_steps: a blocked space first touched at layer d of the
     BFS is d sea steps away (the ship steps off it onto a layer d-1 space). Land is FAR (no ship is on land).
     """
-    rules = st.rules
-    market_cell = st.market_cell
-    pirate = st.pirate
-    storm = st.storm
     masks = st.masks
-    sea = st.sea
-    layers = st.layers
-    g = rules[R.grid_size]
-    water = masks[MK.water]
     fresh = masks[MK.built] == 0
-    open_bits = without_obstacles(water, pirate, storm[0])
+    open_bits = without_obstacles(masks[MK.water], st.pirate, st.storm[0])
     for m in range(N_MARKETS):
-        _sea_layers(water, open_bits, masks[MK.not_e], masks[MK.not_w], g, market_cell[m], sea, layers, m, fresh)
+        _sea_layers(st, m, open_bits, fresh)
     masks[MK.built] = open_bits
 
 
 @njit(cache=True, inline="always")
-def _sea_layers(water, open_bits, not_e, not_w, g: int, source: int, sea, layers, m: int, fresh: bool) -> None:
-    """BFS from market m's ``source`` over the ``water`` cells, stepping on from the ``open_bits`` ones:
+def _sea_layers(st: State, m: int, open_bits, fresh: bool) -> None:
+    """BFS from market m's space over the water cells, stepping on from the ``open_bits`` ones:
     layers[m, d] = the cells d steps away (then a 0 layer), sea[m, c] = d, FAR for the cells never touched.
 
     Unless ``fresh``, the old layers (up to their 0) are the last build's, so a cell keeps its entry where it
     stays on its layer: only the cells that moved between layers are written, a few per pirate or storm move.
     """
+    masks = st.masks  # locals: read once, the BFS loop below runs a dozen layers
+    water = masks[MK.water]
+    not_e = masks[MK.not_e]
+    not_w = masks[MK.not_w]
+    g = st.rules[R.grid_size]
+    source = st.market_cell[m]
+    sea = st.sea
+    layers = st.layers
     one = np.uint64(1)
     n_layers = layers.shape[1]
     seen = one << np.uint64(source)

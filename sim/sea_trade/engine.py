@@ -15,22 +15,20 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import lowest_bit
-from sim.core.graph import UNREACHED
 from sim.core.errors import PlaytestError
+from sim.core.graph import UNREACHED
 from sim.core.play import bind, checking, decide, end_game, event, paused, scored, uses
 from sim.core.rng import shuffle
 from sim.core.state import M
 from sim.sea_trade.board import FAR, ensure_dist, generate_board, plan_steps
-from sim.sea_trade.moves import (apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm, buy_limit,
-                                 INVARIANTS, check_invariants, draw_card, forget_targets, hand_sum, held_bits, held_winds,
-                                 hold_sum, hold_value, market_price, pirate_options, sail_options, storm_options)
-from sim.sea_trade.records import END_TIMEOUT, END_WIN
-from sim.sea_trade.state import (BIT_CELLS, CARD_ROW, CARD_STORM, CARD_WIND0, LAND, LAYOUT, MARKET, N_COMMODITIES,
-                                 N_MARKETS, SELLS, STALE, State)
-from sim.sea_trade.records import GC, PC
+from sim.sea_trade.moves import (INVARIANTS, apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm, buy_limit,
+                                 check_invariants, draw_card, forget_targets, hand_sum, held_bits, held_winds, hold_sum,
+                                 hold_value, market_price, pirate_options, sail_options, storm_options)
+from sim.sea_trade.records import END_TIMEOUT, END_WIN, GC, PC
 from sim.sea_trade.rules import R
 from sim.sea_trade.schema import D, F
-from sim.sea_trade.state import EV, MISC
+from sim.sea_trade.state import (BIT_CELLS, CARD_ROW, CARD_STORM, CARD_WIND0, EV, LAND, LAYOUT, MARKET, MISC,
+                                 N_COMMODITIES, N_MARKETS, SELLS, STALE, State)
 
 GOLD_PER_STEP = 0.3
 """Value estimates discount a sale by this much gold per sea step to the market (about a turn's progress)."""
@@ -122,22 +120,22 @@ def buy_target(rules, sea, land_dist, hand, hold, gold, q: int, at: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def known_sale_target(rules, sea, land_dist, hold, ship, known_targets, q: int) -> int:
+def known_sale_target(st: State, q: int) -> int:
     """``sale_target`` of q's ship, cached in ``known_targets`` until q's hold or ship or the distances change."""
-    t = known_targets[q, 0]
+    t = st.known_targets[q, 0]
     if t == STALE:
-        t = sale_target(rules, sea, land_dist, hold, q, ship[q])
-        known_targets[q, 0] = t
+        t = sale_target(st.rules, st.sea, st.land_dist, st.hold, q, st.ship[q])
+        st.known_targets[q, 0] = t
     return t
 
 
 @njit(cache=True, inline="always")
-def known_buy_target(rules, sea, land_dist, hand, hold, gold, ship, known_targets, q: int) -> int:
+def known_buy_target(st: State, q: int) -> int:
     """``buy_target`` of q's ship, cached like ``known_sale_target``."""
-    t = known_targets[q, 1]
+    t = st.known_targets[q, 1]
     if t == STALE:
-        t = buy_target(rules, sea, land_dist, hand, hold, gold, q, ship[q])
-        known_targets[q, 1] = t
+        t = buy_target(st.rules, st.sea, st.land_dist, st.hand, st.hold, st.gold, q, st.ship[q])
+        st.known_targets[q, 1] = t
     return t
 
 
@@ -184,21 +182,20 @@ def best_value(desired: int, normal: int, sea, land_dist, at: int, c: int, exclu
 
 
 @njit(cache=True, inline="always")
-def _set_targets(rules, sea, land_dist, ship, hand, hold, gold, known_targets, target, target_dist, n: int,
-                 seat: int, rivals: bool) -> None:
+def _set_targets(st: State, seat: int, rivals: bool) -> None:
     """Refresh the route target and its current sea distance of the seat and, with ``rivals``, of every other
     player (for the blocking features).
 
     The route target is the sale market when carrying cargo, else the buy market (-1 if neither).
     """
-    for q in range(n):
+    for q in range(st.meta[M.n_players]):
         if q != seat and not rivals:
             continue
-        t = known_sale_target(rules, sea, land_dist, hold, ship, known_targets, q)
+        t = known_sale_target(st, q)
         if t < 0:
-            t = known_buy_target(rules, sea, land_dist, hand, hold, gold, ship, known_targets, q)
-        target[q] = t
-        target_dist[q] = sea[t, ship[q]] if t >= 0 else FAR
+            t = known_buy_target(st, q)
+        st.target[q] = t
+        st.target_dist[q] = st.sea[t, st.ship[q]] if t >= 0 else FAR
 
 
 @njit(cache=True, inline="always")
@@ -212,20 +209,32 @@ def _route_bits(layers, ring, t: int, s: int, d: int, g: int):
 
 
 @njit(cache=True, inline="always")
-def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: int, gold, ship, sea, land_dist,
-                       king, layers, ring, bits: bool, g: int, target, target_dist, n: int, seat: int,
-                       lead: int, rivals: bool) -> None:
+def _obstacle_features(st: State, k: int, placing: bool, seat: int, lead: int, rivals: bool, bits: bool) -> None:
     """Fill blocks / blocks_leader / self_block / unblock of options 0..k-1 that move an obstacle (needs
-    ``_set_targets`` first): storm placements (cell, 0, 0, 0) from ``storm`` (-1: none yet) when ``placing``,
-    else pirate moves (pirate, card, to, steps).
+    ``_set_targets`` first): storm placements (cell, 0, 0, 0) from the storm's space (-1: none yet) when
+    ``placing``, else pirate moves (pirate, card, to, steps).
 
     blocks: space x lies on a shortest sea route of q's ship to its target (blocking x delays q), i.e.
     x != ship, sea[target, x] < FAR and sea[target, x] + king[ship, x] == sea[target, ship]. With ``bits``
-    (grids up to 8x8) each route is one bitboard and the opponents' routes are counted in bit planes; else the
+    (grids up to 8x8: ``st.cell.shape[0] <= BIT_CELLS``; the tests also run the table path there) each route is
+    one bitboard and the opponents' routes are counted in bit planes; else the
     condition is tested per option and player.
     unblock: moving the obstacle from ``frm`` to ``to`` clears the seat's cut or detoured route.
     Without ``rivals`` (the strategy weighs neither blocks nor blocks_leader) those two stay 0.
     """
+    features = st.features  # locals: the loops below run per option and player
+    options = st.options
+    pirate = st.pirate
+    gold = st.gold
+    ship = st.ship
+    sea = st.sea
+    land_dist = st.land_dist
+    king = st.king
+    target = st.target
+    target_dist = st.target_dist
+    storm = st.storm[0] if placing else -1
+    n = st.meta[M.n_players]
+    g = st.rules[R.grid_size]
     xcol = 0 if placing else 2
     one = np.uint64(1)
     if bits:
@@ -239,7 +248,7 @@ def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: 
             dq = target_dist[q]
             if (q != seat and not rivals) or tq < 0 or dq >= FAR:
                 continue
-            r = _route_bits(layers, ring, tq, ship[q], dq, g)
+            r = _route_bits(st.layers, st.ring, tq, ship[q], dq, g)
             if q == seat:
                 own = r
                 continue
@@ -293,8 +302,7 @@ def _obstacle_features(features, options, pirate, k: int, placing: bool, storm: 
 
 
 @njit(cache=True, inline="always")
-def _pirate_features(features, options, pirate, k: int, cell, ship, hold, gold, king, cargo, n: int, seat: int,
-                     lead: int, hn: int, exposed: bool, threat: bool) -> None:
+def _pirate_features(st: State, k: int, seat: int, lead: int, hn: int, exposed: bool, threat: bool) -> None:
     """Fill plunder_cards / plunder_leader / threat_gain / guard of pirate moves 0..k-1 (pirate, card, to, steps).
 
     threat_gain: opponents' hold cards (ships outside markets) within THREAT_RANGE of the pirate after the move
@@ -302,6 +310,16 @@ def _pirate_features(features, options, pirate, k: int, cell, ship, hold, gold, 
     ``cargo`` is scratch for each player's hold cards at risk: 0 for the seat and for a ship in a market (which no
     pirate enters).
     """
+    features = st.features  # locals: the loops below run per option and player
+    options = st.options
+    pirate = st.pirate
+    cell = st.cell
+    ship = st.ship
+    hold = st.hold
+    gold = st.gold
+    king = st.king
+    cargo = st.cargo
+    n = st.meta[M.n_players]
     for q in range(n):
         cargo[q] = hold_sum(hold, q) if q != seat and cell[ship[q]] != MARKET else 0
     me = ship[seat]
@@ -388,9 +406,8 @@ def sail_decision(st: State, seat: int) -> bool:
         apply_sail(st, seat, options[ch, 0], options[ch, 1], options[ch, 2])
         return True
     frm = ship[seat]
-    known_targets = st.known_targets
-    ts = known_sale_target(rules, sea, land_dist, hold, ship, known_targets, seat)
-    tb = known_buy_target(rules, sea, land_dist, hand, hold, gold, ship, known_targets, seat)
+    ts = known_sale_target(st, seat)
+    tb = known_buy_target(st, seat)
     ds0 = plan_steps(sea, land_dist, ts, frm) if ts >= 0 else 0
     db0 = plan_steps(sea, land_dist, tb, frm) if tb >= 0 else 0
     hn = hold_sum(hold, seat)
@@ -496,15 +513,21 @@ def _hold_gain(desired: int, normal: int, t: int, give: int, get: int) -> float:
 
 
 @njit(cache=True, inline="always")
-def _put_swaps(options, features, k: int, mine: int, theirs: int, q: int, where: int, hand, seat: int, tm: int,
-               tq: int, desired: int, normal: int, lead: float) -> int:
-    """Append as options from row k every swap of a seat's commodity in ``mine`` for a different one of q's in
-    ``theirs`` (bit sets of the holds, ``where`` 0, or of the hands, 1) with its gains; return the next free row.
+def _put_swaps(st: State, k: int, seat: int, q: int, where: int, tm: int, tq: int, lead: float) -> int:
+    """Append as options from row k every swap of one of the seat's commodities for a different one of q's, in
+    their holds (``where`` 0) or hands (1), with its gains; return the next free row.
 
     Hold gains are price differences at each side's sale market (tm, tq); hand cards are worth more in sets (one
     market visit buys them all), so a hand swap gains by how much it evens out the receiver's hand.
     """
-    mask_a = mine
+    options = st.options
+    features = st.features
+    hand = st.hand
+    cards = st.hold if where == 0 else hand
+    desired = st.rules[R.desired_price]
+    normal = st.rules[R.sell_price]
+    theirs = held_bits(cards, q, 0, N_COMMODITIES)
+    mask_a = held_bits(cards, seat, 0, N_COMMODITIES)
     while mask_a != 0:
         a = lowest_bit(mask_a)
         mask_a &= mask_a - 1
@@ -548,10 +571,7 @@ def offer_decision(st: State, seat: int) -> None:
 @njit(cache=True)
 def _offer(st: State, seat: int) -> None:
     """``offer_decision`` once a partner is adjacent (most stops have none and skip these reads)."""
-    rules = st.rules
     king = st.king
-    sea = st.sea
-    land_dist = st.land_dist
     ship = st.ship
     hand = st.hand
     hold = st.hold
@@ -561,8 +581,6 @@ def _offer(st: State, seat: int) -> None:
     options = st.options
     games = st.games
     players = st.players
-    desired = rules[R.desired_price]
-    normal = rules[R.sell_price]
     n = st.meta[M.n_players]
     me = ship[seat]
     ensure_dist(st)
@@ -572,14 +590,12 @@ def _offer(st: State, seat: int) -> None:
         if q == seat or king[me, ship[q]] > 1:
             continue
         if tm == NOT_YET:
-            tm = known_sale_target(rules, sea, land_dist, hold, ship, known_targets, seat)
-        tq = known_sale_target(rules, sea, land_dist, hold, ship, known_targets, q)
+            tm = known_sale_target(st, seat)
+        tq = known_sale_target(st, q)
         lead = 1.0 if gold[q] == leader_gold(gold, n, seat) else 0.0
         # Hold swaps, then hand swaps: pairs (a, b) of different commodities, a the seat's and b q's, from bit sets.
-        k = _put_swaps(options, features, k, held_bits(hold, seat, 0, N_COMMODITIES),
-                       held_bits(hold, q, 0, N_COMMODITIES), q, 0, hand, seat, tm, tq, desired, normal, lead)
-        k = _put_swaps(options, features, k, held_bits(hand, seat, 0, N_COMMODITIES),
-                       held_bits(hand, q, 0, N_COMMODITIES), q, 1, hand, seat, tm, tq, desired, normal, lead)
+        k = _put_swaps(st, k, seat, q, 0, tm, tq, lead)
+        k = _put_swaps(st, k, seat, q, 1, tm, tq, lead)
     if k == 0:
         return
     _pass_option(st, D.offer, k)
@@ -630,26 +646,14 @@ def pirate_phase(st: State, seat: int) -> None:
 @njit(cache=True)
 def _pirate_moves(st: State, seat: int) -> None:
     """``pirate_phase`` for a seat holding a Wind card (its own kernel: most turns skip these reads)."""
-    rules = st.rules
     cell = st.cell
-    pirate = st.pirate
-    king = st.king
-    land_dist = st.land_dist
-    sea = st.sea
-    layers = st.layers
-    ring = st.ring
     ship = st.ship
     hand = st.hand
     hold = st.hold
     gold = st.gold
-    known_targets = st.known_targets
-    target = st.target
-    target_dist = st.target_dist
     features = st.features
     options = st.options
     n = st.meta[M.n_players]
-    g = rules[R.grid_size]
-    bits = cell.shape[0] <= BIT_CELLS
     rank_options = scored(st, seat)
     rivals = _weighs_rivals(st, seat, D.pirate)
     threat = uses(st, seat, D.pirate, F.threat_gain)
@@ -667,14 +671,11 @@ def _pirate_moves(st: State, seat: int) -> None:
                 return
             apply_pirate(st, seat, options[ch, 0], options[ch, 1], options[ch, 2])
             continue
-        _set_targets(rules, sea, land_dist, ship, hand, hold, gold, known_targets, target, target_dist, n, seat,
-                     rivals)
+        _set_targets(st, seat, rivals)
         lead = leader_gold(gold, n, seat)
         hand_n = hand_sum(hand, seat)
-        _pirate_features(features, options, pirate, k, cell, ship, hold, gold, king, st.cargo, n, seat, lead, hn,
-                         exposed, threat)
-        _obstacle_features(features, options, pirate, k, False, -1, gold, ship, sea, land_dist, king, layers, ring,
-                           bits, g, target, target_dist, n, seat, lead, rivals)
+        _pirate_features(st, k, seat, lead, hn, exposed, threat)
+        _obstacle_features(st, k, False, seat, lead, rivals, st.cell.shape[0] <= BIT_CELLS)
         for i in range(k):
             features[F.hand_size, i] = hand_n
             features[F.wind_card, i] = 1.0
@@ -701,19 +702,10 @@ def _storm_move(st: State, seat: int) -> None:
     rules = st.rules
     cell = st.cell
     pirate_a = st.pirate
-    king = st.king
-    land_dist = st.land_dist
-    sea = st.sea
-    layers = st.layers
-    ring = st.ring
-    storm_a = st.storm
     ship_a = st.ship
     hand_a = st.hand
     hold = st.hold
     gold = st.gold
-    known_targets = st.known_targets
-    target = st.target
-    target_dist = st.target_dist
     features = st.features
     options = st.options
     k = storm_options(st, 0)
@@ -727,10 +719,8 @@ def _storm_move(st: State, seat: int) -> None:
     ensure_dist(st)
     n = st.meta[M.n_players]
     rivals = _weighs_rivals(st, seat, D.storm)
-    _set_targets(rules, sea, land_dist, ship_a, hand_a, hold, gold, known_targets, target, target_dist, n, seat,
-                 rivals)
+    _set_targets(st, seat, rivals)
     g = rules[R.grid_size]
-    bits = cell.shape[0] <= BIT_CELLS
     me = ship_a[seat]
     hn = hold_sum(hold, seat)
     lead = leader_gold(gold, n, seat)
@@ -748,8 +738,7 @@ def _storm_move(st: State, seat: int) -> None:
                     mid0 = pc + (dr // 2) * g + dc // 2
                 else:
                     mid1 = pc + (dr // 2) * g + dc // 2
-    _obstacle_features(features, options, pirate_a, k, True, storm_a[0], gold, ship_a, sea, land_dist, king,
-                       layers, ring, bits, g, target, target_dist, n, seat, lead, rivals)
+    _obstacle_features(st, k, True, seat, lead, rivals, st.cell.shape[0] <= BIT_CELLS)
     for i in range(k):
         x = options[i, 0]
         features[F.guard, i] = hn if x == mid0 or x == mid1 else 0.0
