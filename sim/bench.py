@@ -78,7 +78,7 @@ def _nojit_in_child(game: str, players: int, seconds: float) -> dict[str, float]
 
 def run_bench(game: str, players: int | None = None, games: int = 200_000, jobs: int = -1,
               nojit_seconds: float = NOJIT_SECONDS) -> dict[str, Any]:
-    """Measure one game; return the figures DESIGN.md lists for ``playtest bench --json``."""
+    """Measure one game; return the figures ``playtest bench --json`` prints (see BENCHMARKS.md)."""
     probe = plan_study(game, players or 4, 1)
     n_players = players or min(max(4, probe.spec.min_players), probe.spec.max_players)
     study = plan_study(game, n_players, games, rotate=True)

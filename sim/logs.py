@@ -27,7 +27,7 @@ def part_name(table: str, part: int) -> str:
 def records_to_frames(
     spec: GameSpec, result: ChunkResult, first_index: int, seats: np.ndarray, names: list[str]
 ) -> dict[str, pd.DataFrame]:
-    """Turn a kernel's integer records into the `games` and `players` tables of DESIGN.md."""
+    """Turn a kernel's integer records into the `games` and `players` tables (README.md, "What a run writes")."""
     n_games, n_players, _ = result.players.shape
     game_index = np.arange(first_index, first_index + n_games, dtype=np.int64)
     games: dict[str, Any] = {"game_index": game_index, "n_players": np.full(n_games, n_players, np.int32)}

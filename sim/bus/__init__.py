@@ -1,7 +1,4 @@
-"""Bus (Splotter Spellen, 3rd edition): the GameSpec the runner plays.
-
-How the simulator reads the rulebook: docs/rules/bus.md.
-"""
+"""Bus (Splotter Spellen, 3rd edition): the GameSpec the runner plays (rules as read: docs/rules/bus.md)."""
 
 from __future__ import annotations
 

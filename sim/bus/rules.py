@@ -24,7 +24,7 @@ MAX_SLOTS = 8
 
 @dataclass(frozen=True)
 class Rules:
-    """Bus (3rd edition) numbers and decisions; defaults follow /work/shared/rules/bus.md."""
+    """Bus (3rd edition) numbers and decisions; defaults follow docs/rules/bus.md."""
 
     sticks_long: int = 28  # BUS-COMP-3: three colours with 28 sticks
     sticks_short: int = 18  # BUS-COMP-3: two colours with 18 sticks

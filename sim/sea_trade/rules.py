@@ -1,4 +1,4 @@
-"""Sea Trade rules variants: every rulebook number is a named field (defaults from rules/sea_trade.md)."""
+"""Sea Trade rules variants: every rulebook number is a named field (defaults and rule IDs: docs/rules/sea_trade.md)."""
 
 from __future__ import annotations
 
