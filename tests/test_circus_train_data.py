@@ -130,6 +130,22 @@ def test_malformed_json_map_calendar_cards(tmp_path):
     assert "destination_cards" in _one_line(exc)
 
 
+def test_malformed_event_card_one_line(tmp_path):
+    """CT-OPT-EVENT-3 / CT-AMB-34: an Event card with an unknown effect or a bad parameter gives one line."""
+    cards = json.loads((PACKAGED / "cards.json").read_text())
+    cards["event_cards"][0]["effect"] = "tornado"
+    (tmp_path / "cards.json").write_text(json.dumps(cards))
+    with pytest.raises(PlaytestError) as exc:
+        load_data(str(tmp_path))
+    assert "heat_wave_1" in _one_line(exc) and "effect 'tornado'" in str(exc.value)
+    cards["event_cards"][0]["effect"] = "movement_cap"
+    cards["event_cards"][0]["params"] = {"card": "jet_plane", "max": 3}
+    (tmp_path / "cards.json").write_text(json.dumps(cards))
+    with pytest.raises(PlaytestError) as exc:
+        load_data(str(tmp_path))
+    assert "jet_plane" in _one_line(exc)
+
+
 def test_bad_directory_one_line(tmp_path):
     """A missing directory, an empty one and an unknown file name each give one line with the fix."""
     for path in (tmp_path / "nope", tmp_path):

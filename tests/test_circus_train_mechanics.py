@@ -16,7 +16,7 @@ from sim.circus_train import setup as SU
 from sim.circus_train import special_hire as SH
 from sim.circus_train import wages as W
 from sim.circus_train.data import (ACROBAT, BASIC, BC, BIG_CAT, BILL, CANNONBALL, CLOWN, ELEPHANT, FAST, FREAK,
-                                   HOLD, HORSE, OVERNIGHT_HIRE, OVERNIGHT_TRANSIT, POINTS, PR, RAPID, REST,
+                                   HOLD, HORSE, OVERNIGHT_HIRE, OVERNIGHT_TRANSIT, PR, RAPID, REST,
                                    WAGE_TRANSIT, load_data)
 from sim.circus_train.rules import Rules
 from sim.circus_train.state import G, LOC_BAG, LOC_BOARD, LOC_PLAYER, LOC_REMOVED, P, new_state
@@ -248,8 +248,9 @@ def test_ct_solo_9_points_counter_pays_money():
 # ----------------------------------------------------------------------------------------------- roustabout
 
 def test_ct_setup_9_opening_requests_and_fill():
-    """CT-SETUP-9..12, CT-ROUST-1: N opening PRs on N different cities, then the fill to 8 occupied cities; the
-    used Destination cards are on the discard pile; nothing in Canada; counters conserved (CT-STATE-3 items 1-3)."""
+    """CT-SETUP-9..12, CT-ROUST-1, CT-AMB-2, CT-SOLO-1: N opening PRs (solitaire 1) on N different cities, one
+    Destination card each however many non-PR counters go back into the bag; then the fill to 8 occupied cities;
+    the used Destination cards are on the discard pile; nothing in Canada; talent conserved (CT-STATE-3)."""
     for seed in range(20):
         for n in (1, 3, 5):
             st, ra = game(n, seed=seed)
@@ -265,26 +266,27 @@ def test_ct_setup_9_opening_requests_and_fill():
 
 
 def test_ct_repl_2_replacement_removes_old_item():
-    """CT-REPL-1/2, CT-AMB-28/29, CT-TWO-4: a Destination card naming an occupied city removes its item first: a
-    PR leaves the game and cancels the shows on it; talent returns to the reserve."""
+    """CT-REPL-1/2/3, CT-AMB-28/29, CT-TWO-4: a Destination card naming an occupied city removes its item first: a
+    PR leaves the game and cancels the shows on it; talent returns to the reserve; the new counter is placed."""
     st, ra = game(3)
-    SU.opening_requests(st, D, ra)
-    # Force the next Destination card onto a city holding talent and the one after onto a PR with a show.
     c_t = CITY["chicago"]
     c_pr = CITY["detroit"]
     st.reserve[HORSE] -= 2
     st.city_talent[c_t, HORSE] = 2
-    k = put(st, "detroit", "R01") if "R01" in D.counter_ids else None
+    k = put(st, "detroit", "R01")
     st.pl[1, P.show] = k
-    card_t = int(np.flatnonzero(D.dest_city == c_t)[0])
-    card_pr = int(np.flatnonzero(D.dest_city == c_pr)[0])
-    st.dest[: 2] = [card_pr, card_t]
+    # The bag holds two Points counters: whatever is drawn is placed as it is (CT-REPL-3).
+    pts = [counter("Y13"), counter("Y14")]
+    st.bag[:2] = pts
+    st.g[G.bag_n] = 2
+    st.dest[:2] = [int(np.flatnonzero(D.dest_city == c_pr)[0]), int(np.flatnonzero(D.dest_city == c_t)[0])]
     st.dest_n[0] = 2
-    before = st.reserve[HORSE]
+    horses = st.reserve[HORSE]
     assert RB.replenish_one(st, D) == c_t
-    assert st.reserve[HORSE] >= before + 2 - st.city_talent[c_t, HORSE]
+    assert st.reserve[HORSE] == horses + 2 and st.city_talent[c_t].sum() == 0 and st.city_item[c_t] in pts
     assert RB.replenish_one(st, D) == c_pr
-    assert st.ctr_where[k] == LOC_REMOVED and st.pl[1, P.show] == -1 and st.city_item[c_pr] != k
+    assert st.ctr_where[k] == LOC_REMOVED and st.pl[1, P.show] == -1 and st.city_item[c_pr] in pts
+    assert st.dest_n.tolist() == [0, 2]
 
 
 def test_ct_repl_4_bankrupt_circus_stock():
@@ -366,8 +368,9 @@ def test_ct_perf_9_richmond_example():
 
 
 def test_ct_perf_8_money_best_and_counter():
-    """CT-PERF-1/6/7/8: anyone may perform; the PR goes to the performer's area and the city empties; the marker
-    moves only when beaten; money by the counter's colour (green $5 even in August) plus $10 on a new best."""
+    """CT-PERF-1/6/7/8, CT-AMB-31: anyone may perform; the PR goes to the performer's area and the city empties;
+    the marker moves only when beaten; money by the counter's colour (green $5 even in August) plus $10 on a new
+    best; the bank never runs out (60 notes are no limit)."""
     st, ra = game(3)
     k = put(st, "richmond", "G21")
     st.pl[0, P.city] = CITY["richmond"]
@@ -383,16 +386,23 @@ def test_ct_perf_8_money_best_and_counter():
     st.own[0, :] = 3
     level = PF.perform(st, D, ra, 0, -1)
     assert level > 10 and st.pl[0, P.best] == level and st.pl[0, P.money] == 5 + 10 + 10
+    st.pl[0, P.money] = 1000
+    st.city_item[CITY["richmond"]] = next(i for i in range(87) if D.ctr_season[i] == 2 and D.ctr_kind[i] == PR
+                                          and not D.ctr_two_week[i])
+    PF.perform(st, D, ra, 0, -1)
+    assert st.pl[0, P.money] >= 1020
 
 
 def test_ct_solo_3_performance_pays_level():
-    """CT-SOLO-3: a solitaire performance pays $1 per level point, no colour money, no new-best bonus."""
+    """CT-SOLO-3 / CT-SOLO-2: a solitaire performance pays $1 per level point, no colour money, no new-best bonus;
+    there is no VP and the Best Performance marker is not used."""
     st, ra = game(1)
     put(st, "richmond", "G21")
     st.pl[0, P.city] = CITY["richmond"]
     st.own[0] = 0
     st.own[0, ACROBAT] = 1
     assert PF.perform(st, D, ra, 0, -1) == 7 and st.pl[0, P.money] == 7
+    assert st.pl[0, P.vp] == 0 and st.pl[0, P.best] == 10
 
 
 def _two_week():
@@ -414,12 +424,12 @@ def test_ct_two_week_show_cycle():
     st.g[G.week] = 1
     assert PF.show_due(st, 0)
     st.own[0, :] = 3  # talents bought between start and completion count (CT-AMB-6)
-    level = PF.perform(st, D, ra, 0, -1)
-    assert level == PF.performance_level(st, D, ra, 0, k, -1) - D.ctr_base[k] or level > 0
+    expected = PF.performance_level(st, D, ra, 0, k, -1)
+    assert expected > D.ctr_base[k]
+    assert PF.perform(st, D, ra, 0, -1) == expected
     assert st.ctr_owner[k] == 0 and st.pl[0, P.show] == -1 and st.pl[1, P.show] == -1
     # Abandon: a show started in week 2 and not completed in week 3 ends with the turn.
     st.city_item[c] = k2 = next(i for i in range(87) if D.ctr_two_week[i] and i != k)
-    PF.perform(st, D, ra, 2, -1) if st.pl[2, P.city] == c else None
     st.pl[2, P.city] = c
     st.g[G.week] = 2
     PF.perform(st, D, ra, 2, -1)
@@ -677,8 +687,9 @@ def test_ct_wage_2_must_pay_when_able():
 
 
 def test_ct_fire_2_fired_talent_placement():
-    """CT-FIRE-2/3, CT-AMB-33: one talent city -> it; several -> the firer's right-hand neighbour picks (default:
-    nearest to the chooser, ties farthest from the firer); none -> the reserve; solitaire: the player (CT-AMB-8)."""
+    """CT-FIRE-2/3, CT-TURN-2, CT-AMB-33: one talent city -> it; several -> the firer's right-hand neighbour picks
+    (the one decision another player takes during a turn; default: nearest to the chooser, ties farthest from the
+    firer); none -> the reserve; solitaire: the player (CT-AMB-8)."""
     st, ra = game(4)
     st.fired[:] = [0, 0, 0, 0, 0, 0, 1]
     assert W.fired_city_options(st, ra) == 0
@@ -717,3 +728,18 @@ def test_ct_adv_wage_1_voluntary_release():
     st.pl[0, P.vp] = 2
     W.wage_begin(st, D, ra, 0, 1)
     assert W.keep_apply(st, D, ra, 0, 1, W.DONE, -1) == 1 and st.pl[0, P.vp] == 0
+
+
+def test_ct_amb_6_switch_scores_as_at_start():
+    """CT-AMB-6 switch (two_week_score_at_completion=False): the show scores the level as it stood at its start."""
+    st, ra = game(3, two_week_score_at_completion=False)
+    k = _two_week()
+    c = CITY["pittsburgh"]
+    st.city_item[c] = k
+    st.pl[0, P.city] = c
+    PF.perform(st, D, ra, 0, -1)
+    at_start = PF.performance_level(st, D, ra, 0, k, -1)
+    st.g[G.week] = 1
+    st.own[0, :] = 3
+    assert PF.performance_level(st, D, ra, 0, k, -1) > at_start
+    assert PF.perform(st, D, ra, 0, -1) == at_start

@@ -2,7 +2,6 @@
 Each test names the rule IDs it checks."""
 
 import numpy as np
-import pytest
 
 from sim.circus_train import actions as A
 from sim.circus_train import advanced as ADV
@@ -25,7 +24,7 @@ from tests.test_circus_train_mechanics import CITY, D, counter, force_die, game,
 # ----------------------------------------------------------------------------------------------- setup
 
 def test_ct_setup_1_to_7_supply():
-    """CT-SETUP-1/2/3/5/6/7, CT-AMB-1, CT-STATE-1, CT-STATE-2: one clown and $0 each, VP 0, Best Performance 10,
+    """CT-SETUP-1/2/3/5/6/7, CT-COMP-7/8, CT-AMB-1, CT-STATE-1/2: one clown and $0 each, VP 0, Best Performance 10,
     week 1 of April, reputation on the start box (CT-REP-2); the green counters in the bag (characters only with the
     optional rule), yellow and red set aside; the reserve holds the rest of the 66; a random first player."""
     for chars in (False, True):

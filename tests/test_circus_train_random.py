@@ -9,6 +9,7 @@ from sim.circus_train import actions as A
 from sim.circus_train import advanced as ADV
 from sim.circus_train import calendar as CAL
 from sim.circus_train import characters as CH
+from sim.circus_train import events as EV
 from sim.circus_train import final as F
 from sim.circus_train import hire as H
 from sim.circus_train import movement as M
@@ -39,7 +40,7 @@ class Driver:
         seed_game(self.st.rng, 11, seed)
         self.rng = np.random.default_rng(seed)
         self.seen = {"perform": 0, "show_start": 0, "hire": 0, "steal": 0, "fired": 0, "catchup": 0, "replay": 0,
-                     "pocket": 0, "recruit": 0, "parade": 0, "rest_reward": 0}
+                     "pocket": 0, "recruit": 0, "parade": 0, "rest_reward": 0, "event": 0}
 
     def pick(self, n):
         assert n >= 1
@@ -186,6 +187,13 @@ class Driver:
                 if item >= 0:
                     SH.take_counter(st, D, thief, q, item)
                     self.seen["catchup"] += 1
+        if self.rules.event_cards and D.month_event[month]:
+            e = EV.reveal_event(st, D, ra)
+            chooser = EV.event_chooser(st, D, e) if e >= 0 else -1
+            if chooser >= 0:
+                k = EV.event_options(st, D, e, chooser)
+                EV.event_apply(st, D, e, chooser, st.opt[self.pick(k), 0])
+            self.seen["event"] += e >= 0
         if D.month_bag_change[month]:
             RB.change_season(st, D, ra)
         if result == CAL.GAME_END:
@@ -217,12 +225,14 @@ class Driver:
 
 @pytest.mark.parametrize("changes", [{}, {"advanced": True}, {"special_characters": True},
                                      {"advanced": True, "special_characters": True}, {"simple_variant": True},
-                                     {"hire_adaptive": False, "two_week_reserved": True}])
+                                     {"hire_adaptive": False, "two_week_reserved": True},
+                                     {"event_cards": True, "special_characters": True, "steal_character_extra": True}])
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
 def test_ct_state_3_random_games_keep_invariants(n, changes):
     """CT-STATE-3 items 1-6, CT-TURN-1, CT-TURN-1b, CT-ROUST-3, CT-ROUST-4, CT-SCORE-FINAL-0: random games of every
     player count and mode run the 27 weeks with talent and counters conserved, hands cycling, money, VP and
-    reputation in range and the quota met at the start of every round; events of each kind happen."""
+    reputation in range and the quota met at the start of every round; events of each kind happen; five Event cards
+    are revealed, after April..August (CT-OPT-EVENT-2)."""
     seen = {}
     for seed in range(4):
         drv = Driver(n, seed, **changes).play()
@@ -232,5 +242,7 @@ def test_ct_state_3_random_games_keep_invariants(n, changes):
     assert seen["perform"] > 0 and (seen["hire"] > 0 or n == 1)
     if n >= 3:
         assert seen["steal"] + seen["catchup"] > 0
+    if changes.get("event_cards"):
+        assert seen["event"] == 4 * 5
     if changes.get("advanced") and n > 1:
         assert seen["replay"] > 0 and seen["pocket"] > 0 and seen["parade"] > 0

@@ -5,9 +5,11 @@ import numpy as np
 import pytest
 
 from sim.circus_train import final as F
+from sim.circus_train import roustabout as RB
 from sim.circus_train import scoring as S
+from sim.circus_train import setup as SU
 from sim.circus_train import wages as W
-from sim.circus_train.data import (ACROBAT, BIG_CAT, CLOWN, ELEPHANT, FREAK, HORSE, N_TYPES, WAGE_TRANSIT)
+from sim.circus_train.data import ACROBAT, BIG_CAT, CLOWN, ELEPHANT, FREAK, HORSE, PR, WAGE_TRANSIT
 from sim.circus_train.rules import Rules
 from sim.circus_train.state import G, P
 from tests.test_circus_train_mechanics import D, game
@@ -112,8 +114,9 @@ def test_ct_catchup_1_fewest_vp_takes_one():
 
 
 def test_ct_score_final_2_to_6_in_order():
-    """CT-SCORE-FINAL-2..6, CT-VP-1, CT-AMB-15: most clowns +5 (shared +2 each); no clowns -3; no animals -5 per
-    missing type; most money +5 / +2 (needs > $0); most performances +5 / +2; losses stop at 0 in order."""
+    """CT-SCORE-FINAL-2..6, CT-VP-1, CT-AMB-13, CT-AMB-15: most clowns +5 (shared +2 each); no clowns -3; no
+    animals -5 per missing type; most money +5 / +2 (needs > $0); most performances +5 / +2; losses stop at 0 in
+    the printed order, so a later gain starts from 0."""
     st, ra = game(3)
     circus(st, 0, clown=2, horse=1, big_cat=1, elephant=1)
     circus(st, 1, clown=2, horse=1)
@@ -162,8 +165,9 @@ def test_ct_score_final_1_taxes():
 
 
 def test_ct_adv_final_highest_reputation_and_money_level():
-    """CT-ADV-FINAL-1/2, CT-AMB-17/39: highest reputation +5; most money only for a box whose range reaches 5 (the
-    'box' reading: index >= 4); an ineligible richest player blocks the award unless switched."""
+    """CT-ADV-FINAL-1/2, CT-SCORE-FINAL-7, CT-AMB-17/39: highest reputation +5 (shared +2); most money only for a
+    box whose range reaches 5 (the 'box' reading: index >= 4); an ineligible richest player blocks the award unless
+    switched."""
     for level, blocks, expect in (("dice", True, [0, 0, 0]), ("box", True, [5, 0, 0]),
                                   ("dice", False, [0, 5, 0])):
         st, ra = game(3, advanced=True, most_money_level=level, most_money_ineligible_blocks=blocks)
@@ -239,3 +243,22 @@ def test_ct_solo_10_worked_scoring(scoring, expect):
     W.pay_all_or_nothing_left(st, D, ra, 0, 1)
     F.final_scoring(st, D, ra)
     assert st.pl[0, P.money] == expect[3] and st.pl[0, P.vp] == 0
+
+
+def test_ct_roust_5_last_fill_cannot_change_result():
+    """CT-ROUST-5: the board fill after week 27 cannot change the result: final scoring reads circuses, money and
+    markers, never the board."""
+    st, ra = game(4, seed=5)
+    SU.setup_board(st, D, ra)
+    st.own[:, HORSE] = [0, 1, 2, 3]
+    st.pl[:, P.money] = [5, 0, 7, 7]
+    st.g[G.week] = 26
+    for c in range(27):
+        if st.city_item[c] >= 0 and D.ctr_kind[st.city_item[c]] == PR:
+            RB.clear_city(st, c)
+    other = type(st)(*(a.copy() for a in st))
+    RB.roustabout(other, D, ra)
+    assert RB.occupied_count(other, ra) > RB.occupied_count(st, ra)
+    F.final_scoring(st, D, ra)
+    F.final_scoring(other, D, ra)
+    assert (st.pl == other.pl).all()

@@ -37,6 +37,13 @@ N_MONTHS = 6
 KINDS = ("performance_request", "bankrupt_circus", "points", "special_character")
 PR, BC, POINTS, CHARACTER = range(4)
 
+EFFECTS = ("none", "wage_modifier", "performance_level_modifier", "performance_money_modifier", "movement_cap",
+           "hire_success_modifier", "each_player_gains_talent", "money_to_fewest", "vp_to_most",
+           "leader_loses_talent", "catchup_steal_roll")
+(EV_NONE, EV_WAGE, EV_LEVEL, EV_MONEY, EV_MOVE_CAP, EV_HIRE, EV_GAIN_TALENT, EV_MONEY_FEWEST, EV_VP_MOST,
+ EV_LEADER_LOSES, EV_RAID) = range(len(EFFECTS))
+"""Effects of the (stand-in) Event cards (CT-OPT-EVENT-3, CT-AMB-34); sim.circus_train.events applies them."""
+
 CHARACTERS = ("brakeman_bill", "ringmaster_ronald", "smuggler_sam", "engineer_eddie", "big_bertha", "trainer_ted")
 BILL, RONALD, SAM, EDDIE, BERTHA, TED = range(6)
 N_CHARS = 6
@@ -73,11 +80,19 @@ class Data(NamedTuple):
     month_quota: np.ndarray  # (6,) occupied-city quota (CT-ROUST-2)
     month_price: np.ndarray  # (6,) Special Hire reserve price (CT-SPH-1)
     month_bag_change: np.ndarray  # (6,) 1 after May and July (CT-SEASON-1)
+    month_event: np.ndarray  # (6,) 1 when an Event card is revealed after the month (CT-OPT-EVENT-2)
     week_month: np.ndarray  # (n_weeks,) month of each global week (week 1 = index 0)
     week_last: np.ndarray  # (n_weeks,) 1 for the last week of a month
     season_money: np.ndarray  # (3,) money of a PR by its colour (CT-PERF-8)
     rep_success: np.ndarray  # (n_levels,) success_max per reputation box (CT-REP-1)
     rep_meta: np.ndarray  # (3,) start index, most-money success_max threshold, top index
+    ev_effect: np.ndarray  # (n_events,) EV_* effect of each Event card (CT-OPT-EVENT-3)
+    ev_month: np.ndarray  # (n_events,) 1 = lasts the month, 0 = applied at once
+    ev_types: np.ndarray  # (n_events, 7) 1 for the talent types the card names
+    ev_value: np.ndarray  # (n_events,) its number: delta, cap, amount, VP or success_max
+    ev_card: np.ndarray  # (n_events,) the action card a movement cap applies to, -1 none
+    ev_min_players: np.ndarray  # (n_events,) train symbol (CT-COMP-9)
+    ev_deck_size: np.ndarray  # (1,) cards dealt into the event deck (CT-OPT-EVENT-1)
 
 
 REP_START, REP_MONEY_MIN_SUCCESS, REP_TOP = range(3)
@@ -97,7 +112,8 @@ def _read(path: Path) -> dict:
     try:
         data = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _fail(path, f"is not readable JSON ({exc})", "fix the file or remove it to use the packaged one") from None
+        raise _fail(path, f"is not readable JSON ({exc})",
+                    "fix the file or remove it to use the packaged one") from None
     if not isinstance(data, dict):
         raise _fail(path, "the top level must be a JSON object")
     return data
@@ -185,7 +201,8 @@ def _talent(raw: dict, f: Path) -> dict:
     for i, t in enumerate(types):
         tid = _get(t, "id", str, f, f"types[{i}]")
         if tid not in TALENT_TYPES or tid in got:
-            raise _fail(f, f"types[{i}] id '{tid}' is unknown or repeated", f"use each of {', '.join(TALENT_TYPES)} once")
+            raise _fail(f, f"types[{i}] id '{tid}' is unknown or repeated",
+                        f"use each of {', '.join(TALENT_TYPES)} once")
         got[tid] = t
     if len(got) != N_TYPES:
         missing = [t for t in TALENT_TYPES if t not in got]
@@ -258,7 +275,7 @@ def _calendar(raw: dict, f: Path, n_dest: int) -> dict:
     months = _list(raw, "months", f)
     if [m.get("id") if isinstance(m, dict) else None for m in months] != list(MONTHS):
         raise _fail(f, "months must be april..september in order", "keep the six months and change their fields")
-    out = {k: np.zeros(N_MONTHS, dtype=np.int64) for k in ("weeks", "season", "quota", "price", "bag")}
+    out = {k: np.zeros(N_MONTHS, dtype=np.int64) for k in ("weeks", "season", "quota", "price", "bag", "event")}
     for j, m in enumerate(months):
         where = f"month '{MONTHS[j]}'"
         out["weeks"][j] = _nat(m, "weeks", f, where, 1, 10)
@@ -269,6 +286,7 @@ def _calendar(raw: dict, f: Path, n_dest: int) -> dict:
         out["quota"][j] = _nat(m, "city_quota", f, where, 1, n_dest)
         out["price"][j] = _nat(m, "special_hire_price", f, where, 0, 1000)
         out["bag"][j] = int(_get(m, "bag_change_after", bool, f, where))
+        out["event"][j] = int(_get(m, "event_card_after", bool, f, where))
     seasons = _list(raw, "seasons", f)
     money = np.zeros(3, dtype=np.int64)
     for s in seasons:
@@ -295,7 +313,8 @@ def _cards(raw: dict, f: Path, dest_ids: list[str], index: dict) -> dict:
     for i, c in enumerate(_list(raw, "action_cards", f)):
         cid = _get(c, "id", str, f, f"action_cards[{i}]")
         if cid not in CARDS or cid in got:
-            raise _fail(f, f"action_cards[{i}] id '{cid}' is unknown or repeated", f"use each of {', '.join(CARDS)} once")
+            raise _fail(f, f"action_cards[{i}] id '{cid}' is unknown or repeated",
+                        f"use each of {', '.join(CARDS)} once")
         got[cid] = c
     if len(got) != N_CARDS:
         raise _fail(f, f"action cards {[c for c in CARDS if c not in got]} are missing", "list all 8 action cards")
@@ -314,11 +333,54 @@ def _cards(raw: dict, f: Path, dest_ids: list[str], index: dict) -> dict:
     if sorted(dests) != sorted(dest_ids):
         raise _fail(f, "destination_cards differ from the map's destination cities",
                     "list exactly the cities with destination_card: true in map.json")
-    events = raw.get("event_cards", [])
-    if not isinstance(events, list):
-        raise _fail(f, "event_cards is not a list", "give a list of event cards")
+    events = _events(raw, f)
     return dict(copies=copies, move=move, minp=minp, adv=adv, dest=np.array([index[d] for d in dests], np.int64),
                 events=events)
+
+
+def _events(raw: dict, f: Path) -> dict:
+    """Event cards: each names an effect from EFFECTS and its parameters (CT-OPT-EVENT-3)."""
+    items = raw.get("event_cards", [])
+    if not isinstance(items, list):
+        raise _fail(f, "event_cards is not a list", "give a list of event cards")
+    n = len(items)
+    a = {k: np.zeros(n, dtype=np.int64) for k in ("effect", "month", "value", "minp")}
+    a["card"] = np.full(n, -1, dtype=np.int64)
+    types = np.zeros((n, N_TYPES), dtype=np.int64)
+    for i, e in enumerate(items):
+        eid = _get(e, "id", str, f, f"event_cards[{i}]")
+        where = f"event card '{eid}'"
+        effect = _get(e, "effect", str, f, where)
+        if effect not in EFFECTS:
+            raise _fail(f, f"{where} has effect '{effect}'", f"use one of {', '.join(EFFECTS)}")
+        timing = _get(e, "timing", str, f, where)
+        if timing not in ("month", "immediate"):
+            raise _fail(f, f"{where} has timing '{timing}'", "use 'month' or 'immediate'")
+        a["effect"][i] = EFFECTS.index(effect)
+        a["month"][i] = int(timing == "month")
+        a["minp"][i] = _nat(e, "min_players", f, where, 1, 5)
+        params = _get(e, "params", dict, f, where)
+        pw = f"{where} params"
+        for t in params.get("types", [params["type"]] if "type" in params else []):
+            if t not in TALENT_TYPES:
+                raise _fail(f, f"{pw} name the talent type '{t}'", f"use types {', '.join(TALENT_TYPES)}")
+            types[i, TALENT_TYPES.index(t)] = 1
+        key = {"wage_modifier": "delta", "performance_level_modifier": "delta", "performance_money_modifier": "delta",
+               "movement_cap": "max", "hire_success_modifier": "delta", "money_to_fewest": "amount",
+               "vp_to_most": "vp", "catchup_steal_roll": "success_max"}.get(effect)
+        if key is not None:
+            a["value"][i] = _nat(params, key, f, pw, -100, 100)
+        if effect == "movement_cap":
+            card = _get(params, "card", str, f, pw)
+            if card not in CARDS:
+                raise _fail(f, f"{pw} name the card '{card}'", f"use one of {', '.join(CARDS)}")
+            a["card"][i] = CARDS.index(card)
+        if effect in ("wage_modifier", "each_player_gains_talent") and not types[i].any():
+            raise _fail(f, f"{pw} name no talent type", "add 'types' (or 'type')")
+    deck = raw.get("event_deck_in_play", 5)
+    if not isinstance(deck, int) or isinstance(deck, bool) or not 0 <= deck <= n:
+        raise _fail(f, f"event_deck_in_play is {deck!r}", f"give a count between 0 and {n}")
+    return dict(items=items, types=types, deck=np.array([deck], dtype=np.int64), **a)
 
 
 def _stand_ins(raws: dict[str, dict], counters: dict) -> tuple[str, ...]:
@@ -358,7 +420,8 @@ def load_data(path: str | None = None) -> CircusData:
     raws = {name: _read(p) for name, p in paths.items()}
     for name, raw in raws.items():
         if "source" not in raw:
-            raise _fail(paths[name], "lacks the field 'source'", "say where the values come from (or 'designed stand-in')")
+            raise _fail(paths[name], "lacks the field 'source'",
+                        "say where the values come from (or 'designed stand-in')")
     m = _map(raws["map.json"], paths["map.json"])
     dest_ids = [c for c, flag in zip(m["ids"], m["is_dest"]) if flag]
     t = _talent(raws["talent.json"], paths["talent.json"])
@@ -366,6 +429,7 @@ def load_data(path: str | None = None) -> CircusData:
     cal = _calendar(raws["calendar.json"], paths["calendar.json"], len(dest_ids))
     rep = _reputation(raws["reputation.json"], paths["reputation.json"])
     cards = _cards(raws["cards.json"], paths["cards.json"], dest_ids, m["index"])
+    ev = cards["events"]
     out = CircusData(
         adj=m["adj"], deg=m["deg"], dist=m["dist"], is_start=m["is_start"], is_dest=m["is_dest"],
         dest_city=cards["dest"], wage=t["wage"], talent_count=t["count"], is_animal=t["animal"],
@@ -374,13 +438,15 @@ def load_data(path: str | None = None) -> CircusData:
         ctr_char=c["char"], char_counter=c["char_counter"], card_copies=cards["copies"], card_move_max=cards["move"],
         card_min_players=cards["minp"], card_advanced=cards["adv"], month_weeks=cal["weeks"],
         month_season=cal["season"], month_quota=cal["quota"], month_price=cal["price"],
-        month_bag_change=cal["bag"], week_month=cal["week_month"], week_last=cal["week_last"],
+        month_bag_change=cal["bag"], month_event=cal["event"], week_month=cal["week_month"], week_last=cal["week_last"],
         season_money=cal["money"], rep_success=rep["success"], rep_meta=rep["meta"],
+        ev_effect=ev["effect"], ev_month=ev["month"], ev_types=ev["types"], ev_value=ev["value"], ev_card=ev["card"],
+        ev_min_players=ev["minp"], ev_deck_size=ev["deck"],
     )
     out.city_ids = tuple(m["ids"])
     out.city_names = tuple(m["names"])
     out.counter_ids = tuple(c["ids"])
-    out.event_cards = tuple(cards["events"])
+    out.event_cards = tuple(ev["items"])
     out.stand_ins = _stand_ins(raws, c)
     out.sources = {name: raw["source"] for name, raw in raws.items()}
     out.files = {name: str(p) for name, p in paths.items()}

@@ -13,6 +13,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.circus_train.data import N_TYPES, SAM, Data
+from sim.circus_train.events import hire_delta
 from sim.circus_train.movement import owns_character
 from sim.circus_train.points import change_rep, success_max
 from sim.circus_train.roustabout import city_talent_count
@@ -136,8 +137,8 @@ def hire_apply(st, d: Data, rules, p: int, kind: int, t: int) -> int:
     """Play one hire step; return the die rolled (0 when none was rolled).
 
     A roll of 1..success_max (basic 1-4, advanced the reputation box, CT-ADV-HIRE-1) hires the counter at no cost;
-    a higher roll fails and opens the BUY step (CT-HIRE-2). A failure ends the declared set in the adaptive reading
-    (CT-AMB-37); a GO with nothing declared ends the action.
+    a higher roll fails and opens the BUY step (CT-HIRE-2); an Event card may move the success limit. A failure
+    ends the declared set in the adaptive reading (CT-AMB-37); a GO with nothing declared ends the action.
     """
     c = st.pl[p, P.city]
     if kind == ADD:
@@ -159,7 +160,7 @@ def hire_apply(st, d: Data, rules, p: int, kind: int, t: int) -> int:
         st.plan[t] -= 1
         st.g[G.hire_rolled] += 1
         die = 1 + randint(st.rng, 6)
-        if die <= success_max(st, d, rules, p, rules[R.hire_success_max]):
+        if die <= success_max(st, d, rules, p, rules[R.hire_success_max]) + hire_delta(st, d):
             _take(st, p, c, t)
             _after_roll(st)
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.circus_train.data import BASIC, BILL, HOLD, POINTS, REST, Data
+from sim.circus_train.events import move_cap
 from sim.circus_train.points import gain_vp
 from sim.circus_train.rules import R
 from sim.circus_train.state import LOC_REMOVED, P
@@ -25,14 +26,15 @@ def owns_character(st, d: Data, rules, p: int, ch: int) -> bool:
 @njit(cache=True)
 def move_bounds(st, d: Data, rules, p: int, card: int) -> tuple:
     """(fewest, most) steps of ``card``'s movement: 0..printed range, Basic Transit's move exactly 1 (CT-CARD-5),
-    Hold and Rest none; Brakeman Bill adds one step to the most (CT-OPT-CHAR-6, CT-AMB-25)."""
+    Hold and Rest none; Brakeman Bill adds one step to the most (CT-OPT-CHAR-6, CT-AMB-25); an Event card may
+    cap it."""
     if card == HOLD or card == REST:
         return 0, 0
     lo = 1 if card == BASIC else 0
     hi = d.card_move_max[card]
     if owns_character(st, d, rules, p, BILL):
         hi += 1
-    return lo, hi
+    return lo, max(lo, move_cap(st, d, card, hi))
 
 
 @njit(cache=True)

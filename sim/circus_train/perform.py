@@ -5,6 +5,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.circus_train.data import BERTHA, N_TYPES, PR, RONALD, Data
+from sim.circus_train.events import level_delta, money_delta
 from sim.circus_train.movement import owns_character
 from sim.circus_train.rules import R
 from sim.circus_train.state import G, LOC_PLAYER, P
@@ -14,8 +15,8 @@ from sim.circus_train.state import G, LOC_PLAYER, P
 def performance_level(st, d: Data, rules, p: int, k: int, ronald_type: int) -> int:
     """Level of p performing PR ``k`` (CT-PERF-2..5): base, plus each asked-for type's bonus once if p owns one of
     that type, doubled when p owns famous_threshold or more (or it is Ringmaster Ronald's chosen type, clowns or
-    acrobats, CT-OPT-CHAR-7), plus the bases of p's earlier PRs, plus Big Bertha's 10 (CT-OPT-CHAR-10); never
-    below 0. ``ronald_type`` is -1 when Ronald is not used."""
+    acrobats, CT-OPT-CHAR-7), plus the bases of p's earlier PRs, plus Big Bertha's 10 (CT-OPT-CHAR-10), plus an
+    Event card's change; never below 0. ``ronald_type`` is -1 when Ronald is not used."""
     level = d.ctr_base[k]
     for t in range(N_TYPES):
         if d.ctr_bonus[k, t] > 0 and st.own[p, t] >= 1:
@@ -26,7 +27,7 @@ def performance_level(st, d: Data, rules, p: int, k: int, ronald_type: int) -> i
             if famous:
                 bonus *= rules[R.famous_multiplier]
             level += bonus
-    level += st.pl[p, P.pr_base]
+    level += st.pl[p, P.pr_base] + level_delta(st, d)
     if owns_character(st, d, rules, p, BERTHA):
         level += rules[R.bertha_bonus]
     return max(0, level)
@@ -84,7 +85,7 @@ def perform(st, d: Data, rules, p: int, ronald_type: int) -> int:
     if st.g[G.n] == 1:
         st.pl[p, P.money] += level
         return level
-    money = d.season_money[d.ctr_season[k]]
+    money = max(0, d.season_money[d.ctr_season[k]] + money_delta(st, d))
     if level > st.pl[p, P.best]:
         st.pl[p, P.best] = level
         money += rules[R.new_best_money]

@@ -6,6 +6,7 @@ from numba import njit
 
 from sim.circus_train.cards import deal_decks
 from sim.circus_train.data import CHARACTER, CLOWN, N_TYPES, PR, Data
+from sim.circus_train.events import setup_events
 from sim.circus_train.roustabout import clear_city, draw_counter, fill_bag, fill_to, return_to_bag
 from sim.circus_train.rules import R
 from sim.circus_train.state import G, LOC_ASIDE, LOC_BOARD, LOC_REMOVED, P
@@ -17,7 +18,7 @@ from sim.core.rng import randint, shuffle
 def setup_supply(st, d: Data, rules) -> None:
     """Everything before the players' choices (CT-SETUP-1..7): reserve, one clown and $0 each, VP 0, Best
     Performance 10, reputation on the start box, decks dealt, green bag, shuffled Destination deck, week 1, a
-    random first player."""
+    random first player, and the Event deck with the optional rule (CT-OPT-EVENT-1)."""
     n = st.g[G.n]
     for t in range(N_TYPES):
         st.reserve[t] = d.talent_count[t]
@@ -55,6 +56,7 @@ def setup_supply(st, d: Data, rules) -> None:
     st.g[G.week] = 0
     st.g[G.ended] = 0
     st.g[G.first] = randint(st.rng, n)
+    setup_events(st, d, rules)
 
 
 @njit(cache=True)

@@ -26,6 +26,9 @@ G = namespace("G", [
     "hire_rolled",  # rolls made in the current hire action (CT-HIRE-2)
     "hire_phase",  # hire.DECLARE / ROLL / BUY (CT-HIRE-2, CT-AMB-37)
     "hire_failed",  # type of the counter whose roll just failed (the $10 buy, CT-HIRE-3)
+    "event",  # Event card whose month effect is in force, -1 none (CT-OPT-EVENT-2)
+    "event_n",  # cards in the event deck (CT-OPT-EVENT-1)
+    "event_next",  # index of the next card to reveal
 ])
 P = namespace("P", [
     "city",  # train position (-1 before CT-SETUP-13)
@@ -71,6 +74,7 @@ class State(NamedTuple):
     tried: np.ndarray  # int64 (7,) counters per type already rolled for in this hire (CT-AMB-37)
     plan: np.ndarray  # int64 (7,) counters declared and not yet rolled for (CT-HIRE-2) / kept set (CT-FIRE-1)
     fired: np.ndarray  # int64 (7,) talent fired by the last wage payment, waiting for a city (CT-FIRE-2)
+    events: np.ndarray  # int64 (n_events,) the event deck, revealed in order (CT-OPT-EVENT-1)
     gain: np.ndarray  # int64 (n,) scoring scratch
     rng: np.ndarray  # uint64 (4,) dice, bag and deck draws
 
@@ -90,6 +94,6 @@ def new_state(rules: Rules, data: Data, n_players: int) -> State:
         ctr_owner=np.full(n_ctr, -1, np.int64), bag=z(n_ctr, np.int64), dest=z(n_dest, np.int64),
         dest_disc=z(n_dest, np.int64), dest_n=z(2, np.int64), opt=z((MAX_OPTIONS, 4), np.int64),
         tried=z(N_TYPES, np.int64), plan=z(N_TYPES, np.int64), fired=z(N_TYPES, np.int64),
-        gain=z(n_players, np.int64), rng=new_rng(),
+        events=z(data.ev_effect.shape[0], np.int64), gain=z(n_players, np.int64), rng=new_rng(),
     )
 

@@ -12,6 +12,7 @@ from numba import njit
 
 from sim.circus_train.calendar import late_season
 from sim.circus_train.data import ELEPHANT, N_TYPES, TED, Data
+from sim.circus_train.events import wage_delta
 from sim.circus_train.movement import owns_character
 from sim.circus_train.points import change_rep, lose_vp
 from sim.circus_train.roustabout import city_talent_count
@@ -25,9 +26,9 @@ SOLO_FARTHEST = CHOICES["solo_fired_city"].index("farthest")
 
 @njit(cache=True)
 def unit_wage(st, d: Data, rules, p: int, t: int, mult: int) -> int:
-    """Wage of one counter of type t: table x ``mult`` (taxes 2) x 2 in solitaire (CT-WAGE-1, CT-SOLO-4), then
-    Trainer Ted's $1 off per elephant (CT-OPT-CHAR-11, CT-AMB-25)."""
-    w = d.wage[t] * mult
+    """Wage of one counter of type t: table (+ an Event card's change) x ``mult`` (taxes 2) x 2 in solitaire
+    (CT-WAGE-1, CT-SOLO-4), then Trainer Ted's $1 off per elephant (CT-OPT-CHAR-11, CT-AMB-25)."""
+    w = max(0, d.wage[t] + wage_delta(st, d, t)) * mult
     if st.g[G.n] == 1:
         w *= rules[R.solo_wage_multiplier]
     if t == ELEPHANT and owns_character(st, d, rules, p, TED):
