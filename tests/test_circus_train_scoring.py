@@ -41,7 +41,7 @@ def test_ct_score_month_2_best_performance_ties(values, vp):
     """CT-SCORE-MONTH-2 / CT-AMB-12 (rulebook example: a tie for first shares 7 + 4 = 11 -> 5 each, the next
     player takes 3rd's 2; players tied for 3rd get 1 each)."""
     out = np.zeros(len(values), dtype=np.int64)
-    S.best_performance(np.array(values), len(values), Rules().to_array(), out)
+    S.best_performance(np.array(values), len(values), Rules().to_array(), out, 7)
     assert out.tolist() == vp
 
 
@@ -50,7 +50,7 @@ def test_ct_score_month_3_two_players():
     ra = Rules().to_array()
     out = np.zeros(2, dtype=np.int64)
     for values, vp in (([30, 12], [4, 0]), ([12, 30], [0, 4]), ([20, 20], [2, 2])):
-        S.best_performance(np.array(values), 2, ra, out)
+        S.best_performance(np.array(values), 2, ra, out, 7)
         assert out.tolist() == vp
 
 
@@ -71,6 +71,11 @@ def test_ct_score_month_4_april_rule():
     st2.pl[:, P.best] = [40, 10, 20]
     S.score_month(st2, D, ra2, 0)
     assert st2.pl[:, P.vp].tolist() == [7, 2, 4]
+    st3, ra3 = game(3, april_keeps_lower_places=True)  # the literal reading: only the 7 is replaced
+    st3.pl[:, P.n_pr] = [1, 0, 1]
+    st3.pl[:, P.best] = [40, 10, 20]
+    S.score_month(st3, D, ra3, 0)
+    assert st3.pl[:, P.vp].tolist() == [5, 2, 5 + 4]
 
 
 def test_ct_opt_simple_1_no_month_scoring():

@@ -61,6 +61,7 @@ class Rules:
     best_third_tie_vp: int = 1  # CT-SCORE-MONTH-2 / CT-AMB-12: each player tied for 3rd
     best_vp_2p: int = 4  # CT-SCORE-MONTH-3: 2-player variant, split on a tie
     april_vp: int = 5  # CT-SCORE-MONTH-4
+    april_keeps_lower_places: bool = False  # CT-AMB-11 literal reading: April replaces only the 7-VP 1st place
     # --- final scoring (CT-SCORE-FINAL-*)
     taxes_vp: int = 3  # CT-SCORE-FINAL-1 (2 players)
     taxes_wage_multiplier: int = 2  # CT-SCORE-FINAL-1

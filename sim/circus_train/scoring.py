@@ -37,8 +37,9 @@ def most_talent(st, rules, out) -> None:
 
 
 @njit(cache=True)
-def best_performance(values, n: int, rules, out) -> None:
-    """out[p] = VP from the Best Performance markers ``values`` (CT-SCORE-MONTH-2/3).
+def best_performance(values, n: int, rules, out, first: int) -> None:
+    """out[p] = VP from the Best Performance markers ``values`` (CT-SCORE-MONTH-2/3); 1st place pays ``first``
+    (``rules[R.best_vp_1]``, 7, except in April under ``april_keeps_lower_places``).
 
     Three or more players: places pay 7 / 4 / 2; tied players share the sum of the places they occupy, each
     taking the share rounded down, and the next player takes the next free place; players tied for 3rd get 1 each
@@ -53,7 +54,7 @@ def best_performance(values, n: int, rules, out) -> None:
         else:
             out[0 if values[0] > values[1] else 1] = rules[R.best_vp_2p]
         return
-    pay = (rules[R.best_vp_1], rules[R.best_vp_2], rules[R.best_vp_3])
+    pay = (first, rules[R.best_vp_2], rules[R.best_vp_3])
     for p in range(n):
         above = 0
         tied = 0
@@ -76,7 +77,8 @@ def best_performance(values, n: int, rules, out) -> None:
 @njit(cache=True)
 def score_month(st, d: Data, rules, month: int) -> None:
     """End-of-month scoring (CT-SCORE-MONTH-*): most talent; then best performance with 3+ players (April: 5 VP to
-    each player owning a PR instead, CT-SCORE-MONTH-4, CT-AMB-11) or the 2-player split; solitaire scores most talent
+    each player owning a PR instead, CT-SCORE-MONTH-4, CT-AMB-11; with ``april_keeps_lower_places`` the 5 VP replace
+    only the 1st place and the 2nd and 3rd places still pay) or the 2-player split; solitaire scores most talent
     only, in money (CT-SCORE-MONTH-6, CT-AMB-27); the simple variant scores nothing (CT-OPT-SIMPLE-1)."""
     n = st.g[G.n]
     if rules[R.simple_variant] or (n == 1 and rules[R.solo_scoring] == MONEY_ONLY):
@@ -87,12 +89,15 @@ def score_month(st, d: Data, rules, month: int) -> None:
             gain_vp(st, rules, p, st.gain[p])
     if n == 1:
         return
+    first = rules[R.best_vp_1]
     if month == 0 and n >= 3 and rules[R.april_rule]:
         for p in range(n):
             if st.pl[p, P.n_pr] >= 1:
                 gain_vp(st, rules, p, rules[R.april_vp])
-        return
-    best_performance(st.pl[:, P.best], n, rules, st.gain)
+        if not rules[R.april_keeps_lower_places]:
+            return
+        first = 0
+    best_performance(st.pl[:, P.best], n, rules, st.gain, first)
     for p in range(n):
         if st.gain[p] > 0:
             gain_vp(st, rules, p, st.gain[p])
