@@ -9,7 +9,7 @@ import pytest
 from numba import njit
 
 from sim.circus_train.data import (BASIC, CLOWN, ELEPHANT, OVERNIGHT_HIRE, PACKAGED, PR, REST, TALENT_TYPES,
-                                   load_data)
+                                   load_data, stand_ins_in_use)
 from sim.circus_train.rules import R, Rules
 from sim.core.errors import PlaytestError
 from sim.core.names import namespace
@@ -41,12 +41,16 @@ def test_ct_comp_5_richmond_counter_and_sources():
 
 
 def test_ct_amb_36_stand_ins_listed():
-    """CT-AMB-34/35/36: the stand-ins in use are listed (20 counters, the talent split, the 2nd-edition reputation
-    column, the event cards), and a designer's file without stand-in labels removes its entry."""
+    """CT-AMB-34/35/36: the stand-ins are listed (20 counters, the talent split, the 2nd-edition reputation column,
+    the event cards); a run names only those it uses (the column in the advanced game, the events with the rule)."""
     d = load_data()
     text = "\n".join(d.stand_ins)
     assert "20 designed stand-in counters" in text and "G21" in text
     assert "talent.json" in text and "reputation.json" in text and "cards.json" in text
+    basic = "\n".join(stand_ins_in_use(d, advanced=False, event_cards=False))
+    assert "counters.json" in basic and "reputation.json" not in basic and "event_cards" not in basic
+    full = stand_ins_in_use(d, advanced=True, event_cards=True)
+    assert full == d.stand_ins
 
 
 @pytest.fixture

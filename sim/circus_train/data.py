@@ -399,6 +399,13 @@ def _stand_ins(raws: dict[str, dict], counters: dict) -> tuple[str, ...]:
     return tuple(out)
 
 
+def stand_ins_in_use(data: CircusData, advanced: bool, event_cards: bool) -> tuple[str, ...]:
+    """The stand-ins a run depends on: the reputation column only in the advanced game, the Event cards only with
+    the optional rule."""
+    skip = ([] if advanced else ["reputation.json"]) + ([] if event_cards else ["cards.json: event_cards"])
+    return tuple(s for s in data.stand_ins if not any(s.startswith(k) for k in skip))
+
+
 @functools.lru_cache(maxsize=8)
 def load_data(path: str | None = None) -> CircusData:
     """The packaged component files, or a designer's directory ``path`` (files it lacks come from the package)."""
