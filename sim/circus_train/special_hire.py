@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.circus_train.calendar import special_hire_price
+from sim.circus_train.calendar import late_season, special_hire_price
 from sim.circus_train.cards import discard_overnight_hire
 from sim.circus_train.data import N_CHARS, N_TYPES, Data
 from sim.circus_train.hire import can_hire
@@ -68,7 +68,7 @@ def special_hire_options(st, d: Data, rules, p: int) -> int:
                 st.opt[n, 0] = BUY
                 st.opt[n, 1] = t
                 n += 1
-        if d.month_season[d.week_month[st.g[G.week]]] == 2:
+        if late_season(st, d):
             for ch in range(N_CHARS):
                 if character_buyable(st, d, rules, p, ch):
                     st.opt[n, 0] = BUY_CHARACTER
