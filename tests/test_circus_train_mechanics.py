@@ -30,7 +30,6 @@ def game(n=4, seed=0, **changes):
     """A set-up supply (no counters on the board yet) with every train in Toronto; returns (state, rules array)."""
     rules = Rules(**changes)
     st = new_state(rules, D, n)
-    st.g[G.n] = n
     seed_game(st.rng, 7, seed)
     ra = rules.to_array()
     SU.setup_supply(st, D, ra)

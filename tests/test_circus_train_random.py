@@ -36,7 +36,6 @@ class Driver:
         self.rules = Rules(**changes)
         self.ra = self.rules.to_array()
         self.st = new_state(self.rules, D, n)
-        self.st.g[G.n] = n
         seed_game(self.st.rng, 11, seed)
         self.rng = np.random.default_rng(seed)
         self.seen = {"perform": 0, "show_start": 0, "hire": 0, "steal": 0, "fired": 0, "catchup": 0, "replay": 0,

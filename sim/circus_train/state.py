@@ -80,13 +80,14 @@ class State(NamedTuple):
 
 
 def new_state(rules: Rules, data: Data, n_players: int) -> State:
-    """Zeroed buffers for an ``n_players`` game on ``data`` (setup fills them, sim.circus_train.setup)."""
+    """Buffers for an ``n_players`` game on ``data``, zeroed but for the player count (sim.circus_train.setup
+    fills them)."""
     rules.validate(n_players)
     n_city = data.deg.shape[0]
     n_ctr = data.ctr_kind.shape[0]
     n_dest = data.dest_city.shape[0]
     z = np.zeros
-    return State(
+    st = State(
         g=z(len(G), np.int64), pl=z((n_players, len(P)), np.int64), own=z((n_players, N_TYPES), np.int64),
         hand=z((n_players, N_CARDS), np.int64), disc=z((n_players, N_CARDS), np.int64),
         city_item=np.full(n_city, -1, np.int64), city_talent=z((n_city, N_TYPES), np.int64),
@@ -96,4 +97,6 @@ def new_state(rules: Rules, data: Data, n_players: int) -> State:
         tried=z(N_TYPES, np.int64), plan=z(N_TYPES, np.int64), fired=z(N_TYPES, np.int64),
         events=z(data.ev_effect.shape[0], np.int64), gain=z(n_players, np.int64), rng=new_rng(),
     )
+    st.g[G.n] = n_players
+    return st
 
