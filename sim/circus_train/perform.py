@@ -1,0 +1,107 @@
+"""Performing (CT-PERF-*) and two-week shows (CT-TWO-*)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.circus_train.data import BERTHA, N_TYPES, PR, RONALD, Data
+from sim.circus_train.events import level_delta, money_delta
+from sim.circus_train.movement import owns_character
+from sim.circus_train.rules import R
+from sim.circus_train.state import GS, LOC_PLAYER, PL
+
+
+@njit(cache=True)
+def performance_level(st, d: Data, rules, p: int, k: int, ronald_type: int) -> int:
+    """Level of p performing PR ``k`` (CT-PERF-2..5): base, plus each asked-for type's bonus once if p owns one of
+    that type, doubled when p owns famous_threshold or more (or it is Ringmaster Ronald's chosen type, clowns or
+    acrobats, CT-OPT-CHAR-7), plus the bases of p's earlier PRs, plus Big Bertha's 10 (CT-OPT-CHAR-10), plus an
+    Event card's change; never below 0. ``ronald_type`` is -1 when Ronald is not used."""
+    level = d.ctr_base[k]
+    for t in range(N_TYPES):
+        if d.ctr_bonus[k, t] > 0 and st.own[p, t] >= 1:
+            bonus = d.ctr_bonus[k, t]
+            famous = st.own[p, t] >= rules[R.famous_threshold]
+            if t == ronald_type and owns_character(st, d, rules, p, RONALD):
+                famous = True
+            if famous:
+                bonus *= rules[R.famous_multiplier]
+            level += bonus
+    level += st.pl[p, PL.pr_base] + level_delta(st, d)
+    if owns_character(st, d, rules, p, BERTHA):
+        level += rules[R.bertha_bonus]
+    return max(0, level)
+
+
+@njit(cache=True)
+def show_reserved_by_other(st, rules, p: int, k: int) -> bool:
+    """House rule ``two_week_reserved`` (CT-AMB-5): another player's show in progress holds the PR."""
+    if not rules[R.two_week_reserved]:
+        return False
+    for q in range(st.g[GS.n]):
+        if q != p and st.pl[q, PL.show] == k:
+            return True
+    return False
+
+
+@njit(cache=True)
+def can_perform(st, d: Data, rules, p: int) -> bool:
+    """A PR on p's city that p may perform (CT-PERF-1): any player, with any talent; a two-week show may be
+    completed only on the turn right after it started (CT-TWO-2)."""
+    k = st.city_item[st.pl[p, PL.city]]
+    if k < 0 or d.ctr_kind[k] != PR or show_reserved_by_other(st, rules, p, k):
+        return False
+    return True
+
+
+@njit(cache=True)
+def perform(st, d: Data, rules, p: int, ronald_type: int) -> int:
+    """Perform at the PR on p's city; return the level scored, or -1 when this starts a two-week show.
+
+    Two-week PR not yet started by p: the show starts and nothing scores (CT-TWO-1, CT-TWO-5: not reserved).
+    Otherwise the level is scored (CT-PERF-5; a completed show counts the talents and PRs owned now, CT-AMB-6),
+    the PR goes to p (CT-PERF-6) and cancels every other show on it (CT-TWO-4), the Best Performance marker rises
+    if beaten (CT-PERF-7), and p earns the PR colour's money plus $10 for a new best (CT-PERF-8); in solitaire $1
+    per level point instead (CT-SOLO-3).
+    """
+    c = st.pl[p, PL.city]
+    k = st.city_item[c]
+    if d.ctr_two_week[k] and st.pl[p, PL.show] != k:
+        st.pl[p, PL.show] = k
+        st.pl[p, PL.show_week] = st.g[GS.week]
+        st.pl[p, PL.show_level] = performance_level(st, d, rules, p, k, ronald_type)
+        return -1
+    level = performance_level(st, d, rules, p, k, ronald_type)
+    if d.ctr_two_week[k] and not rules[R.two_week_score_at_completion]:
+        level = st.pl[p, PL.show_level]
+    st.city_item[c] = -1
+    st.ctr_where[k] = LOC_PLAYER
+    st.ctr_owner[k] = p
+    st.pl[p, PL.n_pr] += 1
+    st.pl[p, PL.pr_base] += d.ctr_base[k]
+    for q in range(st.g[GS.n]):
+        if st.pl[q, PL.show] == k:
+            st.pl[q, PL.show] = -1
+    if st.g[GS.n] == 1:
+        st.pl[p, PL.money] += level
+        return level
+    money = max(0, d.season_money[d.ctr_season[k]] + money_delta(st, d))
+    if level > st.pl[p, PL.best]:
+        st.pl[p, PL.best] = level
+        money += rules[R.new_best_money]
+    st.pl[p, PL.money] += money
+    return level
+
+
+@njit(cache=True)
+def show_due(st, p: int) -> bool:
+    """p started a two-week show last week: this turn must complete it or it is abandoned (CT-TWO-2/3)."""
+    return st.pl[p, PL.show] >= 0 and st.pl[p, PL.show_week] == st.g[GS.week] - 1
+
+
+@njit(cache=True)
+def end_turn_shows(st, p: int) -> None:
+    """After p's turn: a show started on an earlier turn and not completed now is abandoned; the PR stays on the
+    board (CT-TWO-3)."""
+    if st.pl[p, PL.show] >= 0 and st.pl[p, PL.show_week] < st.g[GS.week]:
+        st.pl[p, PL.show] = -1

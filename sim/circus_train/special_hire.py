@@ -1,0 +1,193 @@
+"""Special Hire from Overnight Hire (CT-SPH-1, CT-STEAL-*, CT-ADV-STEAL-1, CT-OPT-CHAR-5, CT-AMB-21/22/24)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.circus_train.calendar import late_season, special_hire_price
+from sim.circus_train.cards import discard_overnight_hire
+from sim.circus_train.data import N_CHARS, N_TYPES, Data
+from sim.circus_train.hire import can_hire
+from sim.circus_train.points import success_max
+from sim.circus_train.rules import R
+from sim.circus_train.state import GS, LOC_BOARD, LOC_CHAR_RESERVE, LOC_PLAYER, PL
+from sim.core.rng import randint
+
+HIRE, STEAL, BUY, BUY_CHARACTER = 0, 1, 2, 3  # st.opt[i, 0] of special_hire_options
+NONE = -1
+"""Steal targets are 0..6 for a talent type and 7 + character index for a Special Character; NONE pads a row."""
+
+
+@njit(cache=True)
+def _victim_items(st, d: Data, rules, q: int) -> int:
+    """Counters the thief could take from q: talent, and characters with the optional rule."""
+    k = 0
+    for t in range(N_TYPES):
+        k += st.own[q, t]
+    if rules[R.special_characters]:
+        for ch in range(N_CHARS):
+            if d.char_counter[ch] >= 0 and st.ctr_owner[d.char_counter[ch]] == q:
+                k += 1
+    return k
+
+
+@njit(cache=True)
+def character_buyable(st, d: Data, rules, p: int, ch: int) -> bool:
+    """In August/September a character no opponent owns may be bought (CT-OPT-CHAR-5, CT-AMB-24): from the
+    special-character reserve or (``character_buy_any``) from the board."""
+    k = d.char_counter[ch]
+    if not rules[R.special_characters] or k < 0 or st.ctr_owner[k] >= 0:
+        return False
+    if st.ctr_where[k] == LOC_CHAR_RESERVE:
+        return True
+    return rules[R.character_buy_any] != 0 and st.ctr_where[k] == LOC_BOARD
+
+
+@njit(cache=True)
+def special_hire_options(st, d: Data, rules, p: int) -> int:
+    """Fill ``st.opt[i] = (kind, arg)`` with p's Special Hire choices (H7); return the count (CT-SPH-1).
+
+    HIRE if the city has talent; STEAL from each opponent whose train shares the city and who owns something to
+    take; BUY each talent type in the reserve at the month's price ($5 / $10 / $20) if p can pay; BUY_CHARACTER
+    in August/September (optional rule)."""
+    c = st.pl[p, PL.city]
+    n = 0
+    if can_hire(st, p):
+        st.opt[n, 0] = HIRE
+        st.opt[n, 1] = -1
+        n += 1
+    for q in range(st.g[GS.n]):
+        if q != p and st.pl[q, PL.city] == c and _victim_items(st, d, rules, q) > 0:
+            st.opt[n, 0] = STEAL
+            st.opt[n, 1] = q
+            n += 1
+    price = special_hire_price(st, d)
+    if st.pl[p, PL.money] >= price:
+        for t in range(N_TYPES):
+            if st.reserve[t] > 0:
+                st.opt[n, 0] = BUY
+                st.opt[n, 1] = t
+                n += 1
+        if late_season(st, d):
+            for ch in range(N_CHARS):
+                if character_buyable(st, d, rules, p, ch):
+                    st.opt[n, 0] = BUY_CHARACTER
+                    st.opt[n, 1] = ch
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def _has(st, d: Data, q: int, item: int, used: int) -> bool:
+    """q owns ``used + 1`` or more of ``item`` (a type, or 7 + character)."""
+    if item < N_TYPES:
+        return st.own[q, item] > used
+    return used == 0 and st.ctr_owner[d.char_counter[item - N_TYPES]] == q
+
+
+@njit(cache=True)
+def steal_is_legal(st, d: Data, rules, p: int, q: int, a: int, b: int, c: int) -> bool:
+    """Independent check of a steal target set (CT-STEAL-1, CT-AMB-21): q shares p's city; 1..steal_max talents
+    and at most one character among them (switch ``steal_character_extra``: up to steal_max talents plus one
+    character), each owned by q; rows list targets in non-decreasing order, padded with NONE."""
+    if q == p or not 0 <= q < st.g[GS.n] or st.pl[q, PL.city] != st.pl[p, PL.city]:
+        return False
+    items = (a, b, c)
+    talents = 0
+    chars = 0
+    last = -1
+    for i in range(3):
+        x = items[i]
+        if x == NONE:
+            continue
+        if x < last or x >= N_TYPES + N_CHARS or x < 0:
+            return False
+        used = 0
+        for j in range(i):
+            if items[j] == x:
+                used += 1
+        if not _has(st, d, q, x, used):
+            return False
+        if x >= N_TYPES:
+            if not rules[R.special_characters]:
+                return False
+            chars += 1
+        else:
+            talents += 1
+        last = x
+    if talents + chars == 0 or chars > 1:
+        return False
+    if rules[R.steal_character_extra]:
+        return talents <= rules[R.steal_max]
+    return talents + chars <= rules[R.steal_max]
+
+
+@njit(cache=True)
+def steal_options(st, d: Data, rules, p: int, q: int) -> int:
+    """Fill ``st.opt[i] = (a, b, c)`` with every legal target set for stealing from q (H7); return the count."""
+    top = N_TYPES + (N_CHARS if rules[R.special_characters] else 0)
+    n = 0
+    for a in range(top):
+        for b in range(NONE, top):
+            if b != NONE and b < a:
+                continue
+            for c in range(NONE, top):
+                if (c != NONE and (b == NONE or c < b)) or n >= st.opt.shape[0]:
+                    continue
+                if steal_is_legal(st, d, rules, p, q, a, b, c):
+                    st.opt[n, 0] = a
+                    st.opt[n, 1] = b
+                    st.opt[n, 2] = c
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def steal(st, d: Data, rules, p: int, q: int, a: int, b: int, c: int) -> int:
+    """Roll once per target; 1..success_max moves it to p, no buying (CT-STEAL-1). Advanced: the thief's
+    reputation box, +1 to each roll if the victim's reputation is higher (CT-ADV-STEAL-1, CT-REP-4). If anything
+    was stolen the victim discards Overnight Hire from hand (CT-STEAL-2). Returns the number stolen."""
+    smax = success_max(st, d, rules, p, rules[R.steal_success_max])
+    mod = 0
+    if rules[R.advanced] and st.pl[q, PL.rep] > st.pl[p, PL.rep]:
+        mod = rules[R.steal_rep_bonus]
+    items = (a, b, c)
+    got = 0
+    for i in range(3):
+        x = items[i]
+        if x == NONE:
+            continue
+        die = 1 + randint(st.rng, 6)
+        if 1 <= die + mod <= smax:
+            got += 1
+            take_counter(st, d, p, q, x)
+    if got > 0:
+        discard_overnight_hire(st, q)
+    return got
+
+
+@njit(cache=True)
+def take_counter(st, d: Data, p: int, q: int, item: int) -> None:
+    """Move one counter (a talent type, or 7 + character) from q's circus to p's (steals, CT-CATCHUP-1)."""
+    if item < N_TYPES:
+        st.own[q, item] -= 1
+        st.own[p, item] += 1
+    else:
+        st.ctr_owner[d.char_counter[item - N_TYPES]] = p
+
+
+@njit(cache=True)
+def buy(st, d: Data, p: int, kind: int, arg: int) -> None:
+    """Buy one talent of type ``arg`` from the reserve, or (BUY_CHARACTER) character ``arg``, at the month's price
+    (CT-SPH-1 option 3, CT-AMB-22: exactly one counter)."""
+    st.pl[p, PL.money] -= special_hire_price(st, d)
+    if kind == BUY:
+        st.reserve[arg] -= 1
+        st.own[p, arg] += 1
+        return
+    k = d.char_counter[arg]
+    for city in range(st.city_char.shape[0]):
+        if st.city_char[city] == k:
+            st.city_char[city] = -1
+    st.ctr_where[k] = LOC_PLAYER
+    st.ctr_owner[k] = p

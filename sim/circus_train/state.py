@@ -1,0 +1,102 @@
+"""Circus Train game state (CT-STATE-1/2): the game's own fields as NumPy arrays sized for the player count.
+
+Scalars live in ``g[GS.*]`` and per-player scalars in ``pl[seat, PL.*]``; the common engine fields (strategies,
+features, records, ranking, trace) are added by the core. ``rng`` is this module's own dice generator until the
+core provides one.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from sim.circus_train.data import N_CARDS, N_TYPES, Data
+from sim.circus_train.rules import Rules
+from sim.core.names import namespace
+from sim.core.rng import new_state as new_rng
+
+GS = namespace("GS", [
+    "n",  # players
+    "week",  # global week index 0..26 (CT-CAL-1); 27 once the game is over
+    "first",  # first-player seat (CT-SETUP-7, CT-MONTH-1)
+    "bag_n",  # counters in the bag
+    "bag_season",  # season of the bag in use (CT-SEASON-1)
+    "ended",  # 1 after final scoring
+    "hire_rolled",  # rolls made in the current hire action (CT-HIRE-2)
+    "hire_phase",  # hire.DECLARE / ROLL / BUY (CT-HIRE-2, CT-AMB-37)
+    "hire_failed",  # type of the counter whose roll just failed (the $10 buy, CT-HIRE-3)
+    "event",  # Event card whose month effect is in force, -1 none (CT-OPT-EVENT-2)
+    "event_n",  # cards in the event deck (CT-OPT-EVENT-1)
+    "event_next",  # index of the next card to reveal
+])
+PL = namespace("PL", [
+    "city",  # train position (-1 before CT-SETUP-13)
+    "money",
+    "vp",
+    "best",  # Best Performance marker (CT-SETUP-2, CT-PERF-7)
+    "n_pr",  # PR counters owned (CT-PERF-4, CT-SCORE-FINAL-6)
+    "pr_base",  # sum of their base points (CT-PERF-4)
+    "show",  # counter of the two-week show in progress, -1 none (CT-TWO-1)
+    "rep",  # reputation index (CT-REP-1), advanced game
+    "show_week",  # week the two-week show started (CT-TWO-2: it must complete on the very next turn)
+    "show_level",  # level of the show as at its start (CT-AMB-6 switch)
+    "refill_week",  # week the player last took the discard pile back (CT-SCORE-FINAL-1), -1 never
+])
+
+# Where a Local News counter is (CT-STATE-3 item 2).
+LOC_ASIDE, LOC_BAG, LOC_BOARD, LOC_PLAYER, LOC_REMOVED, LOC_CHAR_RESERVE = range(6)
+
+MAX_OPTIONS = 512
+"""Rows of the option scratch: the largest generator (steal targets of one victim: pairs of 7 types and 6
+characters, or triples with ``steal_character_extra``) stays far below."""
+
+
+class State(NamedTuple):
+    """All mutable arrays of one Circus Train game."""
+
+    g: np.ndarray  # int64 (len(G),)
+    pl: np.ndarray  # int64 (n, len(P))
+    own: np.ndarray  # int64 (n, 7) talent counters per type in each circus
+    hand: np.ndarray  # int64 (n, 8) action cards in hand by card (CT-CARD-1)
+    disc: np.ndarray  # int64 (n, 8) action cards in the discard pile
+    city_item: np.ndarray  # int64 (n_city,) PR or Points counter on the city, -1 none (CT-STATE-1)
+    city_talent: np.ndarray  # int64 (n_city, 7) talent group on the city
+    city_char: np.ndarray  # int64 (n_city,) counter id of a Special Character on the city, -1 none
+    reserve: np.ndarray  # int64 (7,) talent reserve
+    ctr_where: np.ndarray  # int64 (n_ctr,) LOC_* of each Local News counter
+    ctr_owner: np.ndarray  # int64 (n_ctr,) seat owning a PR or character counter, -1 none
+    bag: np.ndarray  # int64 (n_ctr,) counter ids in the bag (first g[GS.bag_n] entries, unordered)
+    dest: np.ndarray  # int64 (n_dest,) destination deck (top = last, see sim.core.deck)
+    dest_disc: np.ndarray  # int64 (n_dest,) destination discard pile
+    dest_n: np.ndarray  # int64 (2,) deck and discard sizes
+    opt: np.ndarray  # int64 (MAX_OPTIONS, 4) option scratch of the generators
+    tried: np.ndarray  # int64 (7,) counters per type already rolled for in this hire (CT-AMB-37)
+    plan: np.ndarray  # int64 (7,) counters declared and not yet rolled for (CT-HIRE-2) / kept set (CT-FIRE-1)
+    fired: np.ndarray  # int64 (7,) talent fired by the last wage payment, waiting for a city (CT-FIRE-2)
+    events: np.ndarray  # int64 (n_events,) the event deck, revealed in order (CT-OPT-EVENT-1)
+    gain: np.ndarray  # int64 (n,) scoring scratch
+    rng: np.ndarray  # uint64 (4,) dice, bag and deck draws
+
+
+def new_state(rules: Rules, data: Data, n_players: int) -> State:
+    """Buffers for an ``n_players`` game on ``data``, zeroed but for the player count (sim.circus_train.setup
+    fills them)."""
+    rules.validate(n_players)
+    n_city = data.deg.shape[0]
+    n_ctr = data.ctr_kind.shape[0]
+    n_dest = data.dest_city.shape[0]
+    z = np.zeros
+    st = State(
+        g=z(len(GS), np.int64), pl=z((n_players, len(PL)), np.int64), own=z((n_players, N_TYPES), np.int64),
+        hand=z((n_players, N_CARDS), np.int64), disc=z((n_players, N_CARDS), np.int64),
+        city_item=np.full(n_city, -1, np.int64), city_talent=z((n_city, N_TYPES), np.int64),
+        city_char=np.full(n_city, -1, np.int64), reserve=z(N_TYPES, np.int64), ctr_where=z(n_ctr, np.int64),
+        ctr_owner=np.full(n_ctr, -1, np.int64), bag=z(n_ctr, np.int64), dest=z(n_dest, np.int64),
+        dest_disc=z(n_dest, np.int64), dest_n=z(2, np.int64), opt=z((MAX_OPTIONS, 4), np.int64),
+        tried=z(N_TYPES, np.int64), plan=z(N_TYPES, np.int64), fired=z(N_TYPES, np.int64),
+        events=z(data.ev_effect.shape[0], np.int64), gain=z(n_players, np.int64), rng=new_rng(),
+    )
+    st.g[GS.n] = n_players
+    return st
+
