@@ -4,9 +4,10 @@ Turn order is seat order (seat 0 plays first). ST-SETUP-7 (random turn order) is
 seats the strategies at random per game; seat effects are what a study measures.
 
 The core driver (sim/core/play.py) passes a borrowed handle (sim/core/structs.py): field reads and calls
-cost no reference counts. The decisions still read the fields they use into locals at entry and pass
-arrays, not the handle, to the inlined feature helpers called per option: measured, passing many arrays
-to a call cost more than the work, and a local is read once per decision, not once per option.
+cost no reference counts. Helpers take the handle; the decisions and the feature helpers whose loops run
+per option and player read the fields they loop over into locals once at the top, so a field is read once
+per decision, not once per option. Four phases keep a cheap guard apart from the work (sell_and_buy, offer,
+pirate and storm): most calls stop at the guard, and merging each pair measured 2% slower head to head.
 """
 
 from __future__ import annotations

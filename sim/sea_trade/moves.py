@@ -21,30 +21,18 @@ from sim.sea_trade.rules import R
 from sim.sea_trade.state import EV, MISC, MK
 
 
-@njit(cache=True)
-def hold_count(st: State, seat: int) -> int:
-    """Commodity cards in the seat's hold."""
-    return hold_sum(st.hold, seat)
-
-
 @njit(cache=True, inline="always")
 def hold_sum(hold, seat: int) -> int:
-    """``hold_count`` on the hold array itself (for loops that already hold the array)."""
+    """Commodity cards in the seat's hold."""
     s = 0
     for c in range(N_COMMODITIES):
         s += hold[seat, c]
     return s
 
 
-@njit(cache=True)
-def hand_count(st: State, seat: int) -> int:
-    """Cards in the seat's hand."""
-    return hand_sum(st.hand, seat)
-
-
 @njit(cache=True, inline="always")
 def hand_sum(hand, seat: int) -> int:
-    """``hand_count`` on the hand array itself."""
+    """Cards in the seat's hand."""
     s = 0
     for c in range(hand.shape[1]):
         s += hand[seat, c]
@@ -507,7 +495,7 @@ def card_total(st: State) -> int:
     piles = st.piles
     s = piles[0] + piles[1]
     for q in range(st.meta[M.n_players]):
-        s += hand_count(st, q) + hold_count(st, q)
+        s += hand_sum(st.hand, q) + hold_sum(st.hold, q)
     return s
 
 
@@ -529,7 +517,7 @@ def check_invariants(st: State, deck_size: int) -> int:
     for q in range(n):
         if gold[q] < 0:
             return 2
-        if hold_count(st, q) > rules[R.hold_size]:
+        if hold_sum(st.hold, q) > rules[R.hold_size]:
             return 3
         c = ship[q]
         if cell[c] == LAND or c == storm[0]:
