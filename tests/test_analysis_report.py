@@ -23,11 +23,13 @@ def test_single_run_report_files_and_embedded_images(tmp_path):
     assert 'src="' + "http" not in html  # self-contained: nothing fetched
     linked = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
     assert sorted(linked) == pngs
-    summary = md.split("## Win rate by seat")[0]
-    assert "2,000 with 4 players" in summary
-    assert "Seat 1 (first player) wins" in summary and "a real advantage" in summary
+    assert md.index("## Balance card") < md.index("## Seats and the seating design")
+    card = md.split("## Seats and the seating design")[0]
+    assert "sea-adv (4p, 2,000 games)" in card and "Design check passed" in card
+    assert "Seat 1 (first player) +" in card and "large" in card
+    assert "00-balance-card-seat_ratio.png" in card and "Compensation" in card
     assert "Starting-market advantage" in md and "Pirate impact" in md and "Gold curve" in md
-    assert "Seat 1 (first player) wins" in html
+    assert "Seat 1 (first player) +" in html and 'class="card"' in html
 
 
 def test_missing_optional_column_is_skipped_with_a_note(tmp_path):
@@ -42,7 +44,9 @@ def test_several_bus_runs_get_a_comparison(tmp_path):
                       strategies=["a", "b", "c", "a", "b"][:n], seed=n) for n in (3, 4)]
     md = (write_report(dirs, tmp_path / "out").parent / "report.md").read_text()
     first = md.index("## Comparison of runs")
-    assert first < md.index("## bus3 (3p, 400 games): Bus: summary") < md.index("## bus4 (4p, 400 games): Bus: summary")
+    assert md.index("## Balance card") < first
+    assert first < md.index("## bus3 (3p, 400 games): Seats and the seating design") < md.index(
+        "## bus4 (4p, 400 games): Seats and the seating design")
     assert "## Bus across runs" in md and "800 games in all" in md
     assert "no handicap to measure" in md and "## bus4 (4p, 400 games): 18-stick seats and lines" in md
 
@@ -52,7 +56,7 @@ def test_unknown_game_still_reports_standard_sections(tmp_path):
     manifest = (run_dir / "manifest.json").read_text().replace('"game": "sea_trade"', '"game": "other"')
     (run_dir / "manifest.json").write_text(manifest)
     md = (write_report([run_dir], tmp_path / "out").parent / "report.md").read_text()
-    assert "No specific sections are registered for 'other'." in md and "## Win rate by seat" in md
+    assert "No specific sections are registered for 'other'." in md and "## Seats and the seating design" in md
 
 
 def test_bad_input_raises_playtest_error(tmp_path):
