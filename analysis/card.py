@@ -16,7 +16,7 @@ from analysis import models, plots, stats
 from analysis.handicap import seat_handicaps
 from analysis.load import Run
 from analysis.sections import Plot, Section, Table, ci
-from analysis.verdicts import MEANING, Finding, Threshold, finding, parse_min_effect
+from analysis.verdicts import Finding, Threshold, finding, parse_min_effect
 
 REPLAY_EXAMPLES = 3
 
@@ -82,31 +82,27 @@ def design_sentence(a: RunAnalysis) -> str:
     return "Design check FAILED: " + "; ".join(d.problems) + ". Seat and strategy effects may be mixed up; re-run with --seating random."
 
 
-def _headlines(a: RunAnalysis) -> list[dict]:
-    """The findings of one run worth a line on the card, each with its label."""
-    rows = [{"finding": f"{f.what} vs fair share", "estimate [95% CI]": f.interval(), "label": f.label}
-            for f in a.seat_findings()] if a.design.status != "confounded" else []
+def _headline_row(a: RunAnalysis) -> dict:
+    """One run's headline findings, each with its label, as the cells of one table row."""
+    row = {"run": a.run.label}
+    if a.design.status == "confounded":
+        row["seats vs fair share"] = "cannot be told apart from strategy (fixed seating)"
+    else:
+        row["seats vs fair share"] = " · ".join(f"{f.what.split(' (')[0].replace('Seat ', '')}: {f.estimate:+.1f} {f.label}"
+                                               for f in a.seat_findings())
     m = a.model
     if m is not None and m.best_gap is not None:
-        for f in (m.best_gap, m.range_gap):
-            rows.append({"finding": f.what, "estimate [95% CI]": f.interval(), "label": f.label})
-        for key, what in (("interaction", "largest seat x strategy interaction"), ("neighbour", "largest neighbour effect")):
+        row["best minus runner-up"] = f"{m.best_gap.what.split(' minus')[0]} {m.best_gap.interval()} {m.best_gap.label}"
+        row["best minus worst"] = f"{m.range_gap.what.split(' minus ')[1]} {m.range_gap.interval()} {m.range_gap.label}"
+        flags = []
+        for key, what in (("interaction", "seat x strategy"), ("neighbour", "neighbour")):
             diag = getattr(m, key)
             if diag.get("identified"):
                 f = diag["largest"]
-                rows.append({"finding": f"{what}: {f.what}", "estimate [95% CI]": f.interval(), "label": f.label})
-    return rows
-
-
-def _strategy_rows(a: RunAnalysis) -> dict:
-    m = a.model
-    if m is None or len(m.strategies) < 2:
-        return {"best strategy": "n/a", "worst strategy": "n/a", "best minus runner-up": "n/a", "best minus worst": "n/a"}
-    best, worst = m.strategies.iloc[0], m.strategies.iloc[-1]
-    return {"best strategy": f"{best['strategy']} {best['effect']:+.1f} pts",
-            "worst strategy": f"{worst['strategy']} {worst['effect']:+.1f} pts",
-            "best minus runner-up": f"{m.best_gap.interval()} {m.best_gap.label}",
-            "best minus worst": f"{m.range_gap.interval()} {m.range_gap.label}"}
+                flags.append(f"{what}: {f.what.replace(' beyond seat + strategy', '')} {f.estimate:+.1f} {f.label}")
+        row["largest departures from the model"] = " · ".join(flags) or "none estimable"
+    row["design"] = a.design.status
+    return row
 
 
 def degenerate(run: Run) -> tuple[pd.Series, str]:
@@ -133,53 +129,52 @@ def replay_command(run: Run, game_index: int) -> str:
             f"--strategies {','.join(run.lineup)} --seating {seating}{sets} --game-index {int(game_index)}")
 
 
-def length_and_ends(run: Run) -> dict:
+def length_and_ends(run: Run, shown: float = 0.005) -> dict:
+    """Game length and the end reasons (those above ``shown`` of games; the rest summed) with intervals."""
     rounds = stats.describe(run.games["rounds"])
     ends = stats.proportion_table(run.games["end_reason"].astype(str))
+    big = ends[ends["share"] >= shown]
+    rest = ends["share"][ends["share"] < shown].sum()
+    text = "; ".join(f"{k} {ci(r['share'], r['lo'], r['hi'])}" for k, r in big.iterrows())
     return {"run": run.label, "median rounds (90% range)": f"{rounds['median']:g} ({rounds['p5']:g}-{rounds['p95']:g})",
             "mean rounds [95% CI]": ci(rounds["mean"], rounds["mean_lo"], rounds["mean_hi"], percent=False, digits=2),
-            "end reasons [95% CI]": "; ".join(f"{k} {ci(r['share'], r['lo'], r['hi'])}" for k, r in ends.iterrows())}
+            "end reasons [95% CI]": text + (f"; other {stats.pct(rest, 2)}" if rest > 0 else "")}
 
 
-def _handicap_rows(a: RunAnalysis) -> list[dict]:
+def _handicap_row(a: RunAnalysis) -> dict | None:
     h = a.handicap
     if h is None:
-        return []
-    rows = []
-    for r in h.itertuples():
-        alone = (f"{r.handicap:+.1f} [{r.lo:+.1f}, {r.hi:+.1f}]" if np.isfinite(r.handicap) and np.isfinite(r.lo)
-                 else "beyond ±12 points or too noisy")
-        rows.append({"run": a.run.label, "seat": stats.seat_label(r.seat), "win rate now": stats.pct(r.rate),
-                     "points that equalise this seat alone [95% CI]": alone,
-                     "whole-point handicap, all seats": f"{int(r.joint):+d}",
-                     "win rate with it": stats.pct(r.joint_rate)})
-    return rows
+        return None
+    alone = " · ".join(f"{r.seat + 1}: {r.handicap:+.1f} [{r.lo:+.1f}, {r.hi:+.1f}]" if np.isfinite(r.lo)
+                       else f"{r.seat + 1}: n/a" for r in h.itertuples())
+    joint = " · ".join(f"{r.seat + 1}: {int(r.joint):+d}" for r in h.itertuples())
+    rates = ", ".join(f"{100 * x:.1f}" for x in h["joint_rate"])
+    return {"run": a.run.label, "points that equalise each seat alone [95% CI]": alone,
+            "whole-point handicap for all seats": joint, "seat win rates with it (%)": rates}
 
 
 def card_section(analyses: Sequence[RunAnalysis]) -> Section:
     """The balance card for one or several runs (e.g. 3, 4 and 5 players)."""
-    threshold_note = ", ".join(f"{a.run.label}: {a.threshold:.3g} pts" for a in analyses) if len(
-        {round(a.threshold, 6) for a in analyses}) > 1 else f"{analyses[0].threshold:.3g} pts of win rate"
+    thresholds = sorted({f"{a.threshold:.3g}" for a in analyses})
     blocks: list = [
-        f"**Labels** (threshold {threshold_note}, set with --min-effect): "
-        + "; ".join(f"**{k}** = {v}" for k, v in MEANING.items()) + ".",
+        f"Labels against a threshold of {' / '.join(thresholds)} pts of win rate (--min-effect): **large** = real and at "
+        "least the threshold; **small** = real, below it; **negligible** = shown to be below it; **inconclusive** = "
+        "more games needed. Win rates adjusted: seats for strategy, strategies for seat.",
+        Plot("seat_ratio", plots.seat_ratio(analyses),
+             "Seat win rate as a multiple of the fair share (1 = fair), 95% intervals; grey band: ± the threshold."),
+        Table(pd.DataFrame([_headline_row(a) for a in analyses]),
+              "Headline findings in win-rate points (seat: effect and label; gaps with 95% intervals)."),
+        Table(pd.DataFrame([length_and_ends(a.run) for a in analyses]), "Game length and how games end."),
     ]
-    blocks += [f"**{a.run.label}** — {seat_verdict(a)} {design_sentence(a)}" for a in analyses]
-    blocks.append(Plot("seat_ratio", plots.seat_ratio(analyses),
-                       "Seat win rate as a multiple of the fair share (1 = fair), adjusted for strategy, 95% intervals; "
-                       "the band is ± the threshold."))
-    heads = [{"run": a.run.label, **row} for a in analyses for row in _headlines(a)]
-    if heads:
-        blocks.append(Table(pd.DataFrame(heads), "Headline findings in win-rate points, each with its label."))
-    blocks.append(Table(pd.DataFrame([{"run": a.run.label, "players": a.run.n_players, **_strategy_rows(a)} for a in analyses]),
-                        "Best and worst strategy (win rate adjusted for seat, vs the average strategy) and the interval on each gap."))
-    blocks.append(Table(pd.DataFrame([length_and_ends(a.run) for a in analyses]), "Game length and how games end."))
+    for a in analyses:
+        if a.design.status == "failed":
+            blocks.append(f"**{a.run.label}**: {design_sentence(a)}")
     for a in analyses:
         examples, text = degenerate(a.run)
         cmd = f" Replay one: `{replay_command(a.run, examples.iloc[0])}`" if len(examples) else ""
-        blocks.append(f"**{a.run.label}** — {text}.{cmd}")
-    rows = [row for a in analyses for row in _handicap_rows(a)]
+        blocks.append(f"**{a.run.label}**: {text}.{cmd}")
+    rows = [r for r in (_handicap_row(a) for a in analyses) if r]
     if rows:
-        blocks.append(Table(pd.DataFrame(rows), "Compensation: points added to a seat's final score (from the logged scores; "
-                                                "ties fall back to the game's tie-breaks). Negative = a penalty."))
+        blocks.append(Table(pd.DataFrame(rows), "Compensation: points added to a seat's final score, from the logged "
+                                                "scores (ties fall back to the game's tie-breaks); negative = a penalty."))
     return Section("Balance card", blocks)

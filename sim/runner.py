@@ -155,7 +155,7 @@ def _execute(study: Study, run_dir: Path, jobs: int, backend: str, scheduler: st
         tqdm.write(f"playtest: redoing {len(redo)} part(s) whose files are missing or fail their checksum: {redo}")
     todo = [p for p in range(study.n_parts()) if p not in kept]
     manifest.update(parts=sorted(kept.values(), key=lambda e: e["index"]), complete=not todo)
-    manifest.update(versions=_versions(), git_commit=_git_commit())
+    manifest.update(versions=_versions(), git_commit=_git_commit(), overrides=list(study.overrides))
     write_manifest(run_dir, manifest)
     if not todo:
         return run_dir

@@ -43,6 +43,8 @@ class Study:
     seed: int
     rules: Any
     chunk_size: int
+    overrides: tuple[str, ...] = ()
+    """The --set arguments that made ``rules`` (recorded so a report can print a replay command)."""
 
     @property
     def spec(self) -> GameSpec:
@@ -193,7 +195,7 @@ def plan_study(
     size = chunk_size or spec.chunk_size
     if size < 1:
         raise PlaytestError(f"chunk size must be at least 1, not {size}")
-    return Study(game, players, games, tuple(names), seating, seed, rules, size)
+    return Study(game, players, games, tuple(names), seating, seed, rules, size, tuple(overrides))
 
 
 def _default_lineup(pool: Sequence[str], players: int, pooled: bool) -> list[str]:

@@ -29,14 +29,14 @@ def _ranks(score: np.ndarray) -> np.ndarray:
 
 def seat_pool(n_games: int, n_players: int, pool: list[str], seating: str, rng) -> np.ndarray:
     """[games, seats] strategy names: a random ordered selection of the pool per game, cyclic windows of it
-    (the old --rotate), or the pool's first names in every game (fixed)."""
+    (the old --rotate), or the pool's names in every game (fixed; a short pool is repeated)."""
     k = len(pool)
     if seating == "random":
         order = np.argsort(rng.random((n_games, k)), axis=1)[:, :n_players]
     elif seating == "cyclic":
         order = (np.arange(n_games)[:, None] + np.arange(n_players)[None, :]) % k
     else:
-        order = np.broadcast_to(np.arange(n_players), (n_games, n_players))
+        order = np.broadcast_to(np.arange(n_players) % k, (n_games, n_players))
     return np.asarray(pool)[order]
 
 
