@@ -25,11 +25,10 @@ def test_single_run_report_files_and_embedded_images(tmp_path):
     assert sorted(linked) == pngs
     assert md.index("## Balance card") < md.index("## Seats and the seating design")
     card = md.split("## Seats and the seating design")[0]
-    assert "sea-adv (4p, 2,000 games)" in card and "Design check passed" in card
-    assert "Seat 1 (first player) +" in card and "large" in card
-    assert "00-balance-card-seat_ratio.png" in card and "Compensation" in card
+    assert "| sea-adv (4p, 2,000 games) | 1: +" in card and "| passed |" in card
+    assert "00-balance-card-seat_ratio.png" in card and "Compensation" in card and "pts" in card
     assert "Starting-market advantage" in md and "Pirate impact" in md and "Gold curve" in md
-    assert "Seat 1 (first player) +" in html and 'class="card"' in html
+    assert "Seat 1 (first player) +" in html and 'class="card"' in html and "Design check passed" in md
 
 
 def test_missing_optional_column_is_skipped_with_a_note(tmp_path):
