@@ -205,6 +205,8 @@ def run_study(
     """
     if jobs == 0 or jobs < -1:
         raise PlaytestError(f"--jobs must be a positive number of worker processes or -1 for all cores, not {jobs}")
+    if backend == "dask" and not scheduler:
+        raise PlaytestError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     study = plan_study(game, players, games, strategies, rotate, seed, overrides, chunk_size, seating)
     run_dir = Path(out) if out else Path("runs") / study.run_id()
     return execute(study, run_dir, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)

@@ -153,3 +153,38 @@ def test_other_study_in_same_dir_is_refused(tmp_path):
     with pytest.raises(PlaytestError, match="different study"):
         _run("sea_trade", run, games=300, seed=8)
     assert sorted(p.name for p in run.rglob("*")) == files
+
+
+def test_a_second_writer_is_refused_in_one_line_naming_the_first(tmp_path):
+    """Two `playtest run` into one directory: the second exits 2 naming the first process; nothing is lost."""
+    out = tmp_path / "busy"
+    cmd = [sys.executable, "-m", "sim.cli", "run", "sea_trade", "--players", "3", "--games", "20000", "--seed", "5",
+           "--jobs", "1", "--chunk-size", "500", "--quiet", "--out", str(out)]
+    first = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline and not (out / "manifest.json").exists():
+        time.sleep(0.05)
+    second = subprocess.run(cmd, capture_output=True, text=True)
+    still_running = first.poll() is None
+    first.wait()
+    assert still_running, "the first run finished before the second started; make it longer"
+    assert second.returncode == 2 and "Traceback" not in second.stderr
+    lines = second.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"is being written by playtest process {first.pid}" in lines[0], lines
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["complete"] and len(manifest["parts"]) == 40
+    assert len(read_tables(out)["games"]) == 20000
+    assert not (out / ".playtest.writer").exists()
+
+
+def test_lock_is_released_after_a_failed_run(tmp_path):
+    """A run refused inside the lock (another study in the directory) leaves the directory free to resume."""
+    from sim.runner import one_writer
+
+    run = _run("sea_trade", tmp_path / "r", games=300)
+    with pytest.raises(PlaytestError, match="different study"):
+        _run("sea_trade", run, games=300, seed=8)
+    with one_writer(run):
+        with pytest.raises(PlaytestError, match="is being written by playtest process"):
+            _run("sea_trade", run, games=300)
+    _run("sea_trade", run, games=300)
