@@ -7,7 +7,7 @@ leak no global state and notebooks keep their own backend.
 from __future__ import annotations
 
 import io
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -169,18 +169,6 @@ def category_shares(table: pd.DataFrame, title: str, xlabel: str) -> Figure:
     """Share of each category (``proportion_table`` output) with Wilson 95% intervals."""
     t = table.rename(columns={"share": "rate", "count": "n"})
     return rate_bars(t, title, xlabel, ylabel="share of games (%)")
-
-
-def box_by(df: pd.DataFrame, by: str, value: str, title: str, xlabel: str, ylabel: str) -> Figure:
-    """Box plots (whiskers 5-95%) of a value per group, to compare score distributions."""
-    fig = new_figure()
-    ax = fig.add_subplot()
-    groups = [(str(k), g[value].to_numpy(float)) for k, g in df.groupby(by, observed=True, sort=True)]
-    ax.boxplot([g for _, g in groups], tick_labels=[k for k, _ in groups], whis=(5, 95), showfliers=False, showmeans=True)
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    return fig
 
 
 MIN_BIN = 200

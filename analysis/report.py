@@ -15,8 +15,7 @@ import pandas as pd
 from analysis import models, plots, stats
 from analysis.card import RunAnalysis, analyse, card_section, design_sentence, seat_verdict
 from analysis.load import Run, load_run
-from analysis.sections import (Plot, Section, Table, ci, describe_display, game_comparison, game_sections,
-                               mean_display, rate_display)
+from analysis.sections import Plot, Section, Table, ci, describe_display, game_comparison, game_sections, rate_display
 from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding, finding, fmt_p
 from sim.core.errors import PlaytestError
 
@@ -59,7 +58,7 @@ def seat_section(a: RunAnalysis) -> Section:
 
 def strategy_section(a: RunAnalysis) -> Section | None:
     """Strategies: adjusted effects (the one ranking used everywhere), ratings, head-to-head, fit diagnostics."""
-    run, p, n = a.run, a.run.players, a.run.n_games
+    p, n = a.run.players, a.run.n_games
     strat = stats.win_rates(p, "strategy")
     if len(strat) < 2:
         return None

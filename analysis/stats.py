@@ -11,10 +11,9 @@ import pandas as pd
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.power import NormalIndPower
-from statsmodels.stats.proportion import (confint_proportions_2indep, multinomial_proportions_confint,
-                                          proportion_confint, proportion_effectsize, test_proportions_2indep)
+from statsmodels.stats.proportion import multinomial_proportions_confint, proportion_confint, proportion_effectsize
 
-from analysis.verdicts import finding, fmt_p
+from analysis.verdicts import finding
 from sim.core.errors import PlaytestError
 
 ALPHA = 0.05
@@ -121,17 +120,6 @@ def winning_margin(players: pd.DataFrame) -> pd.Series:
 def cohens_h(p1: float, p2: float) -> float:
     """Effect size of a difference between two proportions (statsmodels' Cohen's h)."""
     return float(proportion_effectsize(p1, p2))
-
-
-def rate_difference(s1: float, n1: int, s2: float, n2: int) -> dict[str, float]:
-    """Difference of two rates (1 minus 2): estimate, Newcombe 95% interval, two-sided p, Cohen's h."""
-    if n1 <= 0 or n2 <= 0:
-        raise PlaytestError("rate_difference needs games in both groups; the run has an empty group")
-    p1, p2 = s1 / n1, s2 / n2
-    lo, hi = confint_proportions_2indep(s1, n1, s2, n2, method="newcomb", compare="diff", alpha=ALPHA)
-    test = test_proportions_2indep(s1, n1, s2, n2, method="score", compare="diff")
-    p = float(test.pvalue) if np.isfinite(test.pvalue) else 1.0
-    return {"diff": p1 - p2, "lo": float(lo), "hi": float(hi), "p_value": float(p), "cohens_h": cohens_h(p1, p2)}
 
 
 def min_detectable_effect(n_games: int, p0: float, n_tests: int = 1, alpha: float = ALPHA, power: float = POWER) -> float:

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from analysis import stats
+from analysis.verdicts import label
 from sim.core.errors import PlaytestError
 from tests.test_analysis_synth import make_frames
 
@@ -103,17 +104,23 @@ def test_bradley_terry_recovers_known_strengths():
     assert np.allclose(stats.bradley_terry(w, c), true, atol=1e-3)
 
 
-def test_rate_difference_matches_statsmodels():
-    from statsmodels.stats.proportion import test_proportions_2indep
-
-    d = stats.rate_difference(300, 1000, 250, 1000)
-    assert d["p_value"] == pytest.approx(test_proportions_2indep(300, 1000, 250, 1000, method="score").pvalue)
+def test_effect_size_is_statsmodels_cohens_h():
+    assert stats.cohens_h(0.3, 0.25) == pytest.approx(2 * math.asin(math.sqrt(0.3)) - 2 * math.asin(math.sqrt(0.25)))
 
 
-def test_rate_difference_and_effect_size():
-    d = stats.rate_difference(300, 1000, 250, 1000)
-    assert d["diff"] == pytest.approx(0.05) and d["lo"] < 0.05 < d["hi"] and d["p_value"] < 0.05
-    assert d["cohens_h"] == pytest.approx(2 * math.asin(math.sqrt(0.3)) - 2 * math.asin(math.sqrt(0.25)))
+def test_labels_agree_with_statsmodels_equivalence_test():
+    """'negligible'/'small' (equivalence shown) exactly when statsmodels' one-sample TOST rejects at 5%."""
+    from statsmodels.stats.proportion import proportions_ztost
+
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        n = int(rng.integers(500, 20000))
+        k = int(rng.binomial(n, rng.uniform(0.2, 0.3)))
+        p = k / n
+        se = 100 * math.sqrt(p * (1 - p) / n)
+        verdict = label(100 * (p - 0.25), se, 2.0)
+        p_tost = proportions_ztost(k, n, 0.23, 0.27, prop_var="sample")[0]
+        assert (verdict in ("negligible", "small")) == (p_tost < 0.05), (k, n, verdict, p_tost)
 
 
 def test_proportion_table_and_describe():
