@@ -92,8 +92,8 @@ def _headline_row(a: RunAnalysis) -> dict:
                                                for f in a.seat_findings())
     m = a.model
     if m is not None and m.best_gap is not None:
-        row["best minus runner-up"] = f"{m.best_gap.what.split(' minus')[0]} {m.best_gap.interval()} {m.best_gap.label}"
-        row["best minus worst"] = f"{m.range_gap.what.split(' minus ')[1]} {m.range_gap.interval()} {m.range_gap.label}"
+        for key, f in (("best minus runner-up", m.best_gap), ("best minus worst", m.range_gap)):
+            row[key] = f"{f.what.replace(' minus runner-up ', ' − ').replace(' minus ', ' − ')}: {f.interval()} {f.label}"
         flags = []
         for key, what in (("interaction", "seat x strategy"), ("neighbour", "neighbour")):
             diag = getattr(m, key)

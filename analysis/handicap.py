@@ -13,6 +13,8 @@ import pandas as pd
 
 SPAN = 12
 """Handicaps searched: -SPAN .. +SPAN points."""
+JOINT_GAMES = 50_000
+"""Games the whole-point search for all seats uses (a whole point moves a seat far more than their noise)."""
 
 
 def _shares(score: np.ndarray, rank: np.ndarray, decided: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -71,7 +73,7 @@ def seat_handicaps(players: pd.DataFrame, max_games: int = 200_000, n_boot: int 
         rows.append({"seat": s, "rate": float(rate[SPAN]), "handicap": est, "lo": lo, "hi": hi,
                      "suggest": int(np.round(est)) if np.isfinite(est) else None})
     table = pd.DataFrame(rows)
-    joint, rates = _joint(score, rank, decided, fair)
+    joint, rates = _joint(score[:JOINT_GAMES], rank[:JOINT_GAMES], decided[:JOINT_GAMES], fair)
     table["joint"], table["joint_rate"] = joint, rates
     table.attrs.update(fair=fair, games=g)
     return table
