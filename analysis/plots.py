@@ -134,7 +134,7 @@ def head_to_head(matrix: pd.DataFrame, n_games: int, order: Sequence[str] | None
         matrix = matrix.reindex(index=keep, columns=keep)
     return heatmap(matrix, f"Head-to-head: row finishes above column ({n_games:,} games)",
                    "opponent strategy", "strategy (strongest first)",
-                   cbar_label="share of meetings the row finishes above the column")
+                   cbar_label="share of meetings won by the row")
 
 
 def count_histogram(values: pd.Series, title: str, xlabel: str, ylabel: str = "share of games (%)",
@@ -154,8 +154,8 @@ def count_histogram(values: pd.Series, title: str, xlabel: str, ylabel: str = "s
     colors = ["tab:orange" if overflow and x >= cap else "tab:blue" for x in counts.index]
     ax.bar(counts.index.to_numpy(float), 100.0 * counts.to_numpy() / max(len(v), 1), width=0.8, color=colors, alpha=0.75)
     if overflow:
-        ax.annotate(f"{cap:g}+ (max {v.max():g})", (cap, 100.0 * counts.iloc[-1] / len(v)), xytext=(0, 4),
-                    textcoords="offset points", ha="center", fontsize=7)
+        ax.annotate(f"{cap:g}+ (max {v.max():g})", (cap, 100.0 * counts.iloc[-1] / len(v)), xytext=(4, 4),
+                    textcoords="offset points", ha="right", fontsize=7)
     if len(v):
         ax.axvline(float(v.median()), color="black", linestyle=":", label=f"median {v.median():g}, mean {v.mean():.2f}")
         ax.legend(fontsize=8)

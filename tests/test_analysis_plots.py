@@ -42,6 +42,8 @@ def test_head_to_head_is_ordered_by_strength_readable_and_labelled():
     colours = {t.get_color() for t in ax.texts}
     assert colours == {"white", "black"}  # white on the dark (extreme) cells, black on the pale ones
     assert "share of meetings" in fig.axes[1].get_ylabel()  # a labelled colour bar
+    png = plots.to_png(fig)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_long_tail_histogram_gets_an_overflow_bar():
