@@ -22,8 +22,9 @@ from statsmodels.tools.sm_exceptions import ValueWarning
 from analysis.verdicts import Finding, finding
 
 Z95 = float(sps.norm.ppf(0.975))
-STRONG_Z = 3.0
-"""A cell or neighbour effect is flagged only beyond this many standard errors (many cells are looked at)."""
+DIAGNOSTIC_GAMES = 250_000
+"""The interaction and neighbour checks use the first this-many games (games are independent draws): larger
+models on every row of a million-game run would need gigabytes for checks this sample already resolves."""
 
 
 def _deviation(codes: np.ndarray, k: int) -> np.ndarray:
@@ -198,12 +199,14 @@ def fit_model(players: pd.DataFrame, threshold: float) -> Model | None:
     if k > 1:
         best_gap = _gap(f"{names[order[0]]} minus runner-up {names[order[1]]}", est, cov, order[0], order[1], threshold)
         range_gap = _gap(f"{names[order[0]]} minus {names[order[-1]]}", est, cov, order[0], order[-1], threshold)
-    interaction = _interaction(players, y, x, seat, strat, groups, res, names, n, threshold)
-    neighbour = _neighbour(y, x, codes, groups, names, n, threshold)
+    rows = min(g, DIAGNOSTIC_GAMES) * n
+    interaction = _interaction(y[:rows], x[:rows], seat[:rows], strat[:rows], groups[:rows],
+                               np.asarray(res.fittedvalues)[:rows], names, n, threshold)
+    neighbour = _neighbour(y[:rows], x[:rows], codes[:rows // n], groups[:rows], names, n, threshold)
     return Model(fair, g, seats, strategies, best_gap, range_gap, interaction, neighbour)
 
 
-def _interaction(players, y, x, seat, strat, groups, res, names, n, threshold) -> dict:
+def _interaction(y, x, seat, strat, groups, pred, names, n, threshold) -> dict:
     """Wald test of seat x strategy interactions, and the cells furthest from the additive model."""
     k = len(names)
     if k < 2:
@@ -219,7 +222,6 @@ def _interaction(players, y, x, seat, strat, groups, res, names, n, threshold) -
     with warnings.catch_warnings():  # a constraint the design cannot inform only lowers the test's df
         warnings.simplefilter("ignore", ValueWarning)
         wald = full.wald_test(r, scalar=True, use_f=False)
-    pred = res.fittedvalues
     cells = (pd.DataFrame({"seat": seat + 1, "strategy": np.asarray(names)[strat], "y": y, "pred": pred})
              .groupby(["strategy", "seat"]).agg(n=("y", "size"), rate=("y", "mean"), pred=("pred", "mean")).reset_index())
     cells["departure"] = 100.0 * (cells["rate"] - cells["pred"])
@@ -273,33 +275,30 @@ def association(players: pd.DataFrame, games: pd.DataFrame, flag: np.ndarray, wh
                 length_bins: int = 4) -> Association | None:
     """Win rate of flagged player rows minus the rest, crude and adjusted for strategy, seat and game length.
 
-    Both come from OLS with game-clustered errors (the groups share games); the Mantel-Haenszel odds
-    ratio over strata of strategy x seat x game-length is given beside the crude odds ratio.
+    The adjusted difference compares flagged and other rows within each stratum of strategy x seat x
+    game-length quarter (OLS on values centred within strata, i.e. a fixed effect per stratum, so the
+    strata's own interactions are absorbed). Both differences have game-clustered errors (the groups share
+    games); the Mantel-Haenszel odds ratio over the same strata stands beside the crude odds ratio.
     """
     flag = np.asarray(flag, bool)
     if flag.all() or not flag.any():
         return None
     y = players["win_share"].to_numpy(float)
     groups = players["game_index"].to_numpy()
-    one = np.ones(len(y))
-    crude_res = cluster_ols(y, np.column_stack([one, flag]), groups)
+    crude_res = cluster_ols(y, np.column_stack([np.ones(len(y)), flag]), groups)
     crude = finding(what, 100 * crude_res.params[1], 100 * crude_res.bse[1], threshold)
     rounds = players["game_index"].map(games.set_index("game_index")["rounds"]).to_numpy()
     length = pd.qcut(rounds, length_bins, labels=False, duplicates="drop").astype(np.int64)
     seat = players["seat"].to_numpy(np.int64)
     strat = pd.Categorical(players["strategy"].astype(str)).codes.astype(np.int64)
-    parts = [one, flag.astype(float)]
-    for codes in (seat, strat, length):
-        k = int(codes.max()) + 1
-        if k > 1:
-            parts.append(_deviation(codes, k))
-    x = np.column_stack(parts)
-    adjusted = None
-    if _full_rank(x):
-        res = cluster_ols(y, x, groups)
-        adjusted = finding(what + " (adjusted)", 100 * res.params[1], 100 * res.bse[1], threshold)
-    won = players["won"].to_numpy() > 0
     strata = (strat * (seat.max() + 1) + seat) * (length.max() + 1) + length
+    centred = pd.DataFrame({"s": strata, "y": y, "f": flag.astype(float)})
+    centred[["y", "f"]] -= centred.groupby("s")[["y", "f"]].transform("mean")
+    adjusted = None
+    if centred["f"].abs().sum() > 0:
+        res = cluster_ols(centred["y"].to_numpy(), centred[["f"]].to_numpy(), groups)
+        adjusted = finding(what + " (adjusted)", 100 * res.params[0], 100 * res.bse[0], threshold)
+    won = players["won"].to_numpy() > 0
     return Association(crude, adjusted, _odds(won, flag, np.zeros_like(strata)), _odds(won, flag, strata),
                        "strategy, seat and game length")
 

@@ -80,7 +80,8 @@ def strategy_section(a: RunAnalysis) -> Section | None:
             diag = getattr(m, key)
             if diag.get("identified"):
                 f = diag["largest"]
-                blocks.append(f"{what}: Wald chi2 = {diag['chi2']:.1f}, p = {fmt_p(diag['p'])}; largest: {f.what} "
+                sample = f" (first {models.DIAGNOSTIC_GAMES:,} games)" if n > models.DIAGNOSTIC_GAMES else ""
+                blocks.append(f"{what}{sample}: Wald chi2 = {diag['chi2']:.1f}, p = {fmt_p(diag['p'])}; largest: {f.what} "
                               f"{f.interval()}, {f.label}." + (" The additive model does not describe this cell: read the "
                                                                "seat x strategy table." if f.label == "large" else ""))
             elif diag:
