@@ -38,7 +38,6 @@ def seat_section(a: RunAnalysis) -> Section:
         f"Cohen's w = {bal.cohens_w:.3f}.",
         Table(rate_display(bal.table, "seat", [stats.seat_label(s) for s in bal.table.index]).assign(label=bal.table["label"].to_numpy()),
               f"Raw win share per seat (not adjusted), Wilson 95% intervals, Holm-corrected binomial tests ({n:,} games)."),
-        Plot("seat_win_rates", plots.seat_win_rates(bal), "Raw win rate by seat; dashed line: equal share."),
     ]
     if a.model is not None and a.design.status != "mirror":
         found = a.seat_findings()
