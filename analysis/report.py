@@ -9,14 +9,13 @@ import re
 from pathlib import Path
 from typing import Sequence
 
-import numpy as np
 import pandas as pd
 
 from analysis import models, plots, stats
 from analysis.card import RunAnalysis, analyse, card_section, design_sentence, seat_verdict
 from analysis.load import Run, load_run
 from analysis.sections import Plot, Section, Table, ci, describe_display, game_comparison, game_sections, rate_display
-from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding, finding, fmt_p
+from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding, finding, p_is
 from sim.core.errors import PlaytestError
 
 
@@ -34,7 +33,7 @@ def seat_section(a: RunAnalysis) -> Section:
         f"Seating: {run.manifest.get('seating') or ('cyclic rotation (old runs)' if run.manifest.get('rotate') else 'fixed')}; "
         f"pool: {', '.join(run.lineup)}.",
         design_sentence(a),
-        f"Raw seat shares against equal shares: chi2 = {bal.chi2:.2f}, df = {bal.n_players - 1}, p = {fmt_p(bal.p_value)}; "
+        f"Raw seat shares against equal shares: chi2 = {bal.chi2:.2f}, df = {bal.n_players - 1}, {p_is(bal.p_value)}; "
         f"Cohen's w = {bal.cohens_w:.3f}.",
         Table(rate_display(bal.table, "seat", [stats.seat_label(s) for s in bal.table.index]).assign(label=bal.table["label"].to_numpy()),
               f"Raw win share per seat (not adjusted), Wilson 95% intervals, Holm-corrected binomial tests ({n:,} games)."),
@@ -46,7 +45,9 @@ def seat_section(a: RunAnalysis) -> Section:
                             "in points against the fair share."))
     d = a.design
     if d.status not in ("mirror",):
-        blocks.append(Table(d.seat_counts.reset_index().rename(columns=lambda c: f"seat {c}" if isinstance(c, (int, np.integer)) else c),
+        counts = pd.DataFrame(d.seat_counts.to_numpy(), columns=[f"seat {c}" for c in d.seat_counts.columns])
+        counts.insert(0, "strategy", [str(i) for i in d.seat_counts.index])
+        blocks.append(Table(counts,
                             "Design check: games each strategy played in each seat."))
     if len(d.orders):
         blocks.append(Table(pd.DataFrame({"pair": d.orders["pair"], "meetings": [f"{m:,}" for m in d.orders["meetings"]],
@@ -75,16 +76,31 @@ def strategy_section(a: RunAnalysis) -> Section | None:
                                                                   zip(raw["rate"], raw["lo"], raw["hi"])]}),
                   "Win rate adjusted for seat, in points against the average strategy (game-clustered 95% intervals)."),
         ]
-        for key, what in (("interaction", "Seat x strategy interaction"), ("neighbour", "Neighbour effect (the strategy seated just before)")):
-            diag = getattr(m, key)
-            if diag.get("identified"):
-                f = diag["largest"]
-                sample = f" (first {models.DIAGNOSTIC_GAMES:,} games)" if n > models.DIAGNOSTIC_GAMES else ""
-                blocks.append(f"{what}{sample}: Wald chi2 = {diag['chi2']:.1f}, p = {fmt_p(diag['p'])}; largest: {f.what} "
-                              f"{f.interval()}, {f.label}." + (" The additive model does not describe this cell: read the "
-                                                               "seat x strategy table." if f.label == "large" else ""))
-            elif diag:
-                blocks.append(f"{what}: cannot be estimated with this seating design.")
+        sample = f" (first {models.DIAGNOSTIC_GAMES:,} games)" if n > models.DIAGNOSTIC_GAMES else ""
+        inter = m.interaction
+        if inter.get("identified"):
+            f = inter["largest"]
+            blocks.append(f"Seat x strategy interaction{sample}: Wald chi2 = {inter['chi2']:.1f}, {p_is(inter['p'])}; "
+                          f"largest: {f.what} {f.interval()}, {f.label}.")
+            if f.label == "large":
+                top = inter["cells"].head(5)
+                blocks.append(Table(pd.DataFrame({
+                    "strategy": top["strategy"], "seat": top["seat"], "games": [f"{k:,}" for k in top["n"]],
+                    "win rate": [stats.pct(r) for r in top["rate"]], "seat + strategy predicts": [stats.pct(r) for r in top["pred"]],
+                    "departure": [f"{d:+.1f} pts" for d in top["departure"]]}),
+                    "Where seat + strategy does not add up: the cells furthest from the model (read these before the "
+                    "adjusted effects above, which average over seats)."))
+        elif inter:
+            blocks.append("Seat x strategy interaction: cannot be estimated with this seating design.")
+        nb = m.neighbour
+        if nb.get("identified"):
+            f = nb["largest"]
+            blocks.append(f"Neighbour effect{sample} (the strategy seated just before a player, beyond which strategies it "
+                          f"faces): Wald chi2 = {nb['chi2']:.1f}, {p_is(nb['p'])}; largest: {f.what} {f.interval()}, {f.label}."
+                          + (" Who sits before whom matters here, so a fixed or rotated seating would bias strategy "
+                             "comparisons." if f.label == "large" else ""))
+        elif nb:
+            blocks.append("Neighbour effect: cannot be estimated with this seating design.")
     else:
         blocks.append(Table(rate_display(strat, "strategy"), f"Raw win rate per strategy ({n:,} games); not adjusted for seat."))
     ratings, h2h = stats.strategy_ratings(p)

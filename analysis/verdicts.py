@@ -107,6 +107,12 @@ def fmt_p(p: float) -> str:
     return f"{p:.3g}"
 
 
+def p_is(p: float) -> str:
+    """'p = 0.0123', or 'p < 1e-300' when the value underflows."""
+    text = fmt_p(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
 def pts(x: float, digits: int = 1) -> str:
     """A difference of rates (a proportion) in points: '+1.3 pts'."""
     return f"{100.0 * x:+.{digits}f} pts"
