@@ -181,6 +181,8 @@ def _cmd_ab(args: argparse.Namespace) -> None:
     from sim.runner import run_ab
 
     _check_backend(args)
+    if args.rotate and args.seating not in (None, "random"):
+        raise PlaytestError(f"--rotate means --seating random; drop --rotate or --seating {args.seating}")
     _register_file(args.game, args.strategy_file)
     arm_a, arm_b = run_ab(args.game, args.players, args.games, args.strategies, args.base, args.variant,
                           seed=args.seed, seating=args.seating or ("random" if args.rotate else None),
