@@ -82,3 +82,26 @@ def test_ab_on_common_random_numbers_measures_a_behaviour(tmp_path):
     assert f.lo < f.estimate < f.hi and f.label in ("large", "small", "negligible", "inconclusive")
     assert f.estimate == pytest.approx(100 * (main["win rate B"] - main["win rate A"]))
     assert 0.0 < main["same result in both arms"] < 1.0  # common random numbers: many games end alike
+
+
+def _cyclic_players(lineup: list[str], games: int):
+    """The old --rotate: game i seats lineup entries i, i+1, ... (mod 5), played through the game's chunk API."""
+    from sim.logs import records_to_frames
+    from sim.study import plan_study
+
+    study = plan_study("bus", 4, games, lineup, seed=11)
+    names = study.strategy_names()
+    rows = np.array([names.index(s) for s in study.lineup])
+    seats = rows[(np.arange(4)[None, :] + np.arange(games)[:, None] % len(rows)) % len(rows)]
+    result = study.spec.play_chunk(study.rules, 4, seats, 0, games, study.seed, study.table())
+    return records_to_frames(study.spec, result, 0, seats, names)["players"]
+
+
+def test_cyclic_rotation_fails_the_check_that_random_seating_passes():
+    """The contrast: with the old cyclic rotation the order of --strategies moves win rates far beyond their
+    intervals (each strategy keeps its neighbours), and the design check says so."""
+    forward, backward = _cyclic_players(POOL, GAMES), _cyclic_players(POOL[::-1], GAMES)
+    assert models.design_check(forward, POOL).status == "failed"
+    a, b = stats.win_rates(forward, "strategy"), stats.win_rates(backward, "strategy")
+    se = lambda t, s: np.sqrt(t.loc[s, "rate"] * (1 - t.loc[s, "rate"]) / t.loc[s, "n"])  # noqa: E731
+    assert not all(_agree(a.loc[s, "rate"], se(a, s), b.loc[s, "rate"], se(b, s)) for s in POOL)
