@@ -213,7 +213,7 @@ def seat_ratio(analyses: Sequence) -> Figure:
     band = []
     for i, a in enumerate(analyses):
         fair = a.fair
-        if fair <= 0:
+        if fair <= 0 or a.design.status == "confounded":  # seat and strategy cannot be told apart: no seat series
             continue
         if a.model is not None:
             t = a.model.seats

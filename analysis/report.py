@@ -23,6 +23,17 @@ def _finding_table(rows: list[Finding], label: str, names: list[str]) -> pd.Data
     return pd.DataFrame({label: names, "effect [95% CI]": [f.interval() for f in rows], "label": [f.label for f in rows]})
 
 
+def _raw_seat_table(a: RunAnalysis) -> Table:
+    """Raw win share per seat; labelled only when seat and strategy can be told apart."""
+    bal, n = a.balance, a.run.n_games
+    frame = rate_display(bal.table, "seat", [stats.seat_label(s) for s in bal.table.index])
+    if a.design.status == "confounded":
+        return Table(frame, f"Raw win share per seat ({n:,} games). Each strategy always sat in the same seat, so these "
+                            "differences are as much the strategies' as the seats'; no seat effect is labelled.")
+    return Table(frame.assign(label=bal.table["label"].to_numpy()),
+                 f"Raw win share per seat (not adjusted), Wilson 95% intervals, Holm-corrected binomial tests ({n:,} games).")
+
+
 def seat_section(a: RunAnalysis) -> Section:
     """Seats: the verdict, the design check, raw and adjusted seat rates."""
     run, bal, n = a.run, a.balance, a.run.n_games
@@ -35,8 +46,7 @@ def seat_section(a: RunAnalysis) -> Section:
         design_sentence(a),
         f"Raw seat shares against equal shares: chi2 = {bal.chi2:.2f}, df = {bal.n_players - 1}, {p_is(bal.p_value)}; "
         f"Cohen's w = {bal.cohens_w:.3f}.",
-        Table(rate_display(bal.table, "seat", [stats.seat_label(s) for s in bal.table.index]).assign(label=bal.table["label"].to_numpy()),
-              f"Raw win share per seat (not adjusted), Wilson 95% intervals, Holm-corrected binomial tests ({n:,} games)."),
+        _raw_seat_table(a),
     ]
     if a.model is not None and a.design.status != "mirror":
         found = a.seat_findings()

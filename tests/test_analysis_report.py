@@ -71,3 +71,15 @@ def test_rule_variants_comparison_names_the_changed_rule(tmp_path):
     md = (write_report([a, b], tmp_path / "out").parent / "report.md").read_text()
     comparison = md.split("## cap200")[0]
     assert "round_cap=200" in comparison and "round_cap=100" in comparison and "islands" not in comparison
+
+
+def test_fixed_mixed_lineup_reports_no_seat_advantage(tmp_path):
+    """Seat and strategy confounded: the card and the seat section say so and label no seat."""
+    run_dir = write_run(tmp_path / "fixed", n_games=1500, strategies=["a", "b", "c", "d"], seating="fixed",
+                        seat_weights=[2.0, 1, 1, 1], seed=26)
+    md = (write_report([run_dir], tmp_path / "out").parent / "report.md").read_text()
+    card = md.split("## Seats and the seating design")[0]
+    assert "cannot be told apart from strategy (fixed seating)" in card and "| confounded |" in card
+    seats = md.split("## Seats and the seating design")[1].split("## Strategies")[0]
+    assert seats.count("Seat and strategy cannot be told apart") == 1 and "no seat effect is labelled" in seats
+    assert "large" not in seats

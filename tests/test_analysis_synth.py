@@ -143,7 +143,7 @@ def make_run(game: str = "sea_trade", n_players: int = 4, n_games: int = 2000, s
     players["strategy"] = players["strategy"].astype("category")
     games["end_reason"] = games["end_reason"].astype("category")
     manifest = {"game": game, "title": game, "n_players": n_players, "strategies": strategies, "n_games": n_games,
-                "seating": "random", "seed": 1, "rules": {}, "parts": []}
+                "seating": kw.get("seating", "random"), "seed": 1, "rules": {}, "parts": []}
     return Run(Path(f"synthetic-{game}-{n_players}p"), manifest, games, players)
 
 
@@ -165,7 +165,7 @@ def write_run(run_dir: Path, game: str = "sea_trade", n_players: int = 4, n_game
                       "games": _write_part(run_dir / "games" / f"part-{i:05d}.parquet", g),
                       "players": _write_part(run_dir / "players" / f"part-{i:05d}.parquet", p)})
     manifest = {"game": game, "title": {"sea_trade": "Sea Trade", "bus": "Bus"}.get(game, game),
-                "n_players": n_players, "rules": rules or {"round_cap": 200}, "strategies": strategies, "seating": "random",
+                "n_players": n_players, "rules": rules or {"round_cap": 200}, "strategies": strategies, "seating": kw.get("seating", "random"),
                 "seed": 1, "n_games": n_games, "chunk_size": int(bounds[1]), "versions": {}, "git_commit": "x",
                 "timings": {"wall_s": 1.0, "games_per_s": float(n_games)}, "complete": True, "parts": parts}
     (run_dir / "manifest.json").write_text(json.dumps(manifest))
