@@ -5,15 +5,16 @@ where); and a causal A/B on common random numbers answers "what does this behavi
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from analysis import models, stats
 from analysis.ab import ab_effects
 from analysis.load import load_run
+from sim.core.spec import get_game
 from sim.runner import run_ab, run_study
-from strategies.bus import REGISTRY
-from strategies.core import Strategy
 
 POOL = ["balanced", "commuter", "expander", "builder", "clockmaster"]
 GAMES = 6000
@@ -65,10 +66,11 @@ def test_strategy_order_does_not_change_the_findings(two_orders):
 
 def test_ab_on_common_random_numbers_measures_a_behaviour(tmp_path):
     """clockmaster with its clock weights at zero against clockmaster: same games, same seats, one change."""
-    base = REGISTRY.get("clockmaster")
+    registry = get_game("bus").strategies
+    base = registry.get("clockmaster")
     weights = {d: dict(row) for d, row in base.weights.items() if d != "clock"}
-    REGISTRY.register(Strategy("clockmaster-noclock", "clockmaster without its clock weights", weights=weights,
-                               temperature=base.temperature, epsilon=base.epsilon))
+    registry.register(dataclasses.replace(base, name="clockmaster-noclock", weights=weights,
+                                          description="clockmaster without its clock weights"))
     arm_a, arm_b = run_ab("bus", 4, 1500, POOL, "clockmaster", "clockmaster-noclock", seed=3, jobs=1,
                           out=tmp_path / "ab", progress=False)
     a, b = load_run(arm_a), load_run(arm_b)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main
+from sim.core.spec import get_game
 from sim.runner import run_study
 
 PLAYTEST = [sys.executable, "-m", "sim.cli"]
@@ -168,6 +169,26 @@ def test_malformed_strategy_file(tmp_path, capsys):
     assert "malformed" in _error_line(capsys)
 
 
+def test_ab_verb_runs_both_arms_and_reports_the_change(tmp_path, capsys):
+    """`playtest ab`: arm A with the base strategy, arm B with the variant from a file, same games; one answer."""
+    weights = {d: dict(r) for d, r in get_game("bus").strategies.get("clockmaster").weights.items()}
+    weights["clock"] = {"stop": -100.0}
+    path = tmp_path / "noclock.json"
+    path.write_text(json.dumps([{"name": "noclock", "description": "never stops the clock", "weights": weights}]))
+    out = tmp_path / "ab"
+    assert main(["ab", "bus", "--players", "4", "--games", "300", "--base", "clockmaster", "--variant", "noclock",
+                 "--strategy-file", str(path), "--seed", "2", "--jobs", "1", "--quiet", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("Playing noclock instead of clockmaster changes that player's win rate by ")
+    assert " pts [" in printed and "300 paired games" in printed
+    md = (out / "report" / "report.md").read_text()
+    assert md.index("## A/B: what the variant changes") < md.index("## Balance card")
+    a = json.loads((out / "A-clockmaster" / "manifest.json").read_text())
+    b = json.loads((out / "B-noclock" / "manifest.json").read_text())
+    assert a["seed"] == b["seed"] and a["seating"] == b["seating"] == "random"
+    assert [s.replace("clockmaster", "noclock") for s in a["strategies"]] == b["strategies"]
+
+
 def test_user_strategy_from_file_runs_without_engine_change(tmp_path, capsys):
     """A designer adds a strategy as data (JSON) and plays it; the engine is untouched."""
     spec = [{"name": "hoarder", "description": "buys everything, sells late", "kind": "weights",
@@ -219,24 +240,3 @@ def test_readme_strategy_example_is_valid(tmp_path):
     path.write_text(block)
     assert StrategyRegistry("sea_trade", REGISTRY.schema).load_file(path) == ["cautious"]
 
-
-def test_ab_verb_runs_both_arms_and_reports_the_change(tmp_path, capsys):
-    """`playtest ab`: arm A with the base strategy, arm B with the variant from a file, same games; one answer."""
-    from strategies.bus import REGISTRY
-
-    weights = {d: dict(r) for d, r in REGISTRY.get("clockmaster").weights.items()}
-    weights["clock"] = {"stop": -100.0}
-    path = tmp_path / "noclock.json"
-    path.write_text(json.dumps([{"name": "noclock", "description": "never stops the clock", "weights": weights}]))
-    out = tmp_path / "ab"
-    assert main(["ab", "bus", "--players", "4", "--games", "300", "--base", "clockmaster", "--variant", "noclock",
-                 "--strategy-file", str(path), "--seed", "2", "--jobs", "1", "--quiet", "--out", str(out)]) == 0
-    printed = capsys.readouterr().out
-    assert printed.startswith("Playing noclock instead of clockmaster changes that player's win rate by ")
-    assert " pts [" in printed and "300 paired games" in printed
-    md = (out / "report" / "report.md").read_text()
-    assert md.index("## A/B: what the variant changes") < md.index("## Balance card")
-    a = json.loads((out / "A-clockmaster" / "manifest.json").read_text())
-    b = json.loads((out / "B-noclock" / "manifest.json").read_text())
-    assert a["seed"] == b["seed"] and a["seating"] == b["seating"] == "random"
-    assert [s.replace("clockmaster", "noclock") for s in a["strategies"]] == b["strategies"]
