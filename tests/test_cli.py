@@ -239,4 +239,3 @@ def test_readme_strategy_example_is_valid(tmp_path):
     path = tmp_path / "cautious.json"
     path.write_text(block)
     assert StrategyRegistry("sea_trade", REGISTRY.schema).load_file(path) == ["cautious"]
-
