@@ -171,7 +171,8 @@ def card_section(analyses: Sequence[RunAnalysis]) -> Section:
             blocks.append(f"**{a.run.label}**: {design_sentence(a)}")
     for a in analyses:
         examples, text = degenerate(a.run)
-        cmd = f" Replay one: `{replay_command(a.run, examples.iloc[0])}`" if len(examples) else ""
+        more = f" (others: games {', '.join(str(int(i)) for i in examples.iloc[1:])})" if len(examples) > 1 else ""
+        cmd = f" Replay one: `{replay_command(a.run, examples.iloc[0])}`{more}" if len(examples) else ""
         blocks.append(f"**{a.run.label}**: {text}.{cmd}")
     rows = [r for r in (_handicap_row(a) for a in analyses) if r]
     if rows:

@@ -36,7 +36,7 @@ def _raw_seat_table(a: RunAnalysis) -> Table:
 
 def seat_section(a: RunAnalysis) -> Section:
     """Seats: the verdict, the design check, raw and adjusted seat rates."""
-    run, bal, n = a.run, a.balance, a.run.n_games
+    run, bal = a.run, a.balance
     game0 = run.players[run.players["game_index"] == run.games["game_index"].iloc[0]].sort_values("seat")
     blocks: list = [
         seat_verdict(a),

@@ -83,3 +83,27 @@ def test_fixed_mixed_lineup_reports_no_seat_advantage(tmp_path):
     seats = md.split("## Seats and the seating design")[1].split("## Strategies")[0]
     assert seats.count("Seat and strategy cannot be told apart") == 1 and "no seat effect is labelled" in seats
     assert "large" not in seats
+
+
+def test_card_replay_command_reproduces_the_logged_seats(tmp_path):
+    """The card's `playtest replay ...` line plans the same study: the same seats for that game as the log."""
+    import shlex
+
+    from analysis.card import replay_command
+    from analysis.load import load_run
+    from sim.cli import build_parser
+    from sim.runner import run_study
+    from sim.study import plan_study
+
+    run_dir = run_study("sea_trade", 3, 60, ["trader", "raider", "blocker", "balanced"], seed=4, jobs=1,
+                        out=tmp_path / "r", overrides=["win_gold=30"], progress=False)
+    run = load_run(run_dir)
+    cmd = replay_command(run, 17)
+    assert cmd.startswith("playtest replay sea_trade --players 3 --seed 4 ") and "--set win_gold=30" in cmd
+    args = build_parser().parse_args(shlex.split(cmd)[1:])
+    study = plan_study(args.game, args.players, args.game_index + 1, args.strategies, args.rotate, args.seed,
+                       args.overrides, seating=args.seating)
+    names = study.strategy_names()
+    logged = run.players[run.players["game_index"] == 17].sort_values("seat")["strategy"].astype(str).tolist()
+    assert [names[i] for i in study.seats(17, 1)[0]] == logged
+    assert study.rules == plan_study("sea_trade", 3, 1, overrides=["win_gold=30"]).rules
