@@ -7,7 +7,7 @@ leak no global state and notebooks keep their own backend.
 from __future__ import annotations
 
 import io
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -61,7 +61,8 @@ def rate_bars(table: pd.DataFrame, title: str, xlabel: str, ylabel: str = "win r
     ax.legend(loc="upper right", fontsize=8)
     if "n" in table.columns:
         for xi, n in zip(x, table["n"]):
-            ax.annotate(f"n={int(n):,}", (xi, 0), xytext=(0, 3), textcoords="offset points", ha="center", fontsize=7, color="white")
+            ax.annotate(f"n={int(n):,}", (xi, 0), xytext=(0, 3), textcoords="offset points", ha="center", fontsize=7,
+                        color="black", bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
     return fig
 
 
@@ -95,13 +96,13 @@ def ratings_plot(ratings: pd.DataFrame, n_games: int) -> Figure:
 
 
 def heatmap(matrix: pd.DataFrame, title: str, xlabel: str, ylabel: str, fmt: str = "{:.0%}",
-            cmap: str = "RdBu", center: float | None = 0.5, min_span: float = 0.1) -> Figure:
+            cmap: str = "RdBu", center: float | None = 0.5, min_span: float = 0.1, cbar_label: str = "") -> Figure:
     """Annotated matrix (e.g. head-to-head rates, cubes per action and slot); NaN cells left blank.
 
     With ``center`` the colour scale is symmetric around it and spans at least ``min_span``, so
-    differences of a point or two do not look dramatic.
+    differences of a point or two do not look dramatic. Cell text is white on dark cells.
     """
-    fig = new_figure(max(4.5, 0.9 * matrix.shape[1] + 2.5), max(3.0, 0.6 * matrix.shape[0] + 1.8))
+    fig = new_figure(max(4.5, 0.9 * matrix.shape[1] + 3.0), max(3.0, 0.6 * matrix.shape[0] + 1.8))
     ax = fig.add_subplot()
     vals = matrix.to_numpy(float)
     finite = vals[np.isfinite(vals)]
@@ -115,32 +116,51 @@ def heatmap(matrix: pd.DataFrame, title: str, xlabel: str, ylabel: str, fmt: str
     ax.set_yticks(range(matrix.shape[0]), [str(i) for i in matrix.index])
     for (i, j), v in np.ndenumerate(vals):
         if np.isfinite(v):
-            ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=8)
+            r, g, b, _ = im.cmap(im.norm(v))
+            dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
+            ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=8, color="white" if dark else "black")
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    fig.colorbar(im, ax=ax, shrink=0.8)
+    bar = fig.colorbar(im, ax=ax, shrink=0.8)
+    bar.set_label(cbar_label)
     return fig
 
 
-def head_to_head(matrix: pd.DataFrame, n_games: int) -> Figure:
-    """Share of meetings in which the row strategy finished above the column strategy."""
+def head_to_head(matrix: pd.DataFrame, n_games: int, order: Sequence[str] | None = None) -> Figure:
+    """Share of meetings in which the row strategy finished above the column strategy, strongest first."""
+    if order is not None:
+        keep = [s for s in order if s in matrix.index]
+        matrix = matrix.reindex(index=keep, columns=keep)
     return heatmap(matrix, f"Head-to-head: row finishes above column ({n_games:,} games)",
-                   "opponent strategy", "strategy")
+                   "opponent strategy", "strategy (strongest first)",
+                   cbar_label="share of meetings won by the row")
 
 
-def count_histogram(values: pd.Series, title: str, xlabel: str, ylabel: str = "share of games (%)") -> Figure:
-    """Distribution of a whole-number quantity as the percentage at each value, with the median marked."""
+def count_histogram(values: pd.Series, title: str, xlabel: str, ylabel: str = "share of games (%)",
+                    tail: float = 0.995) -> Figure:
+    """Distribution of a whole-number quantity as the percentage at each value, with the median marked.
+
+    A long tail is gathered into one overflow bar ("N+") at the ``tail`` quantile, so a handful of
+    extreme games do not stretch the axis.
+    """
     fig = new_figure()
     ax = fig.add_subplot()
-    v = pd.Series(values).dropna()
-    counts = v.value_counts().sort_index()
-    ax.bar(counts.index.to_numpy(float), 100.0 * counts.to_numpy() / max(len(v), 1), width=0.8, color="tab:blue", alpha=0.75)
+    v = pd.Series(values).dropna().astype(float)
+    cap = float(np.ceil(v.quantile(tail))) + 1 if len(v) else 0.0
+    overflow = len(v) and v.max() > cap + 1
+    shown = v.clip(upper=cap) if overflow else v
+    counts = shown.value_counts().sort_index()
+    colors = ["tab:orange" if overflow and x >= cap else "tab:blue" for x in counts.index]
+    ax.bar(counts.index.to_numpy(float), 100.0 * counts.to_numpy() / max(len(v), 1), width=0.8, color=colors, alpha=0.75)
+    if overflow:
+        ax.annotate(f"{cap:g}+ (max {v.max():g})", (cap, 100.0 * counts.iloc[-1] / len(v)), xytext=(4, 4),
+                    textcoords="offset points", ha="right", fontsize=7)
     if len(v):
         ax.axvline(float(v.median()), color="black", linestyle=":", label=f"median {v.median():g}, mean {v.mean():.2f}")
         ax.legend(fontsize=8)
     ax.set_title(title)
-    ax.set_xlabel(xlabel)
+    ax.set_xlabel(xlabel + (f" (last bar: {cap:g} or more)" if overflow else ""))
     ax.set_ylabel(ylabel)
     return fig
 
@@ -151,24 +171,23 @@ def category_shares(table: pd.DataFrame, title: str, xlabel: str) -> Figure:
     return rate_bars(t, title, xlabel, ylabel="share of games (%)")
 
 
-def box_by(df: pd.DataFrame, by: str, value: str, title: str, xlabel: str, ylabel: str) -> Figure:
-    """Box plots (whiskers 5-95%) of a value per group, to compare score distributions."""
-    fig = new_figure()
-    ax = fig.add_subplot()
-    groups = [(str(k), g[value].to_numpy(float)) for k, g in df.groupby(by, observed=True, sort=True)]
-    ax.boxplot([g for _, g in groups], tick_labels=[k for k, _ in groups], whis=(5, 95), showfliers=False, showmeans=True)
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    return fig
+MIN_BIN = 200
+"""Trend lines hide x values with fewer rows than this: their intervals are too wide to read."""
 
 
 def line_with_band(table: pd.DataFrame, x: str, title: str, xlabel: str, ylabel: str, value: str = "rate",
-                   percent: bool = True, expected: float | None = None, by: str | None = None) -> Figure:
-    """A rate or mean against an ordered x (round, distance...) with its 95% band; one line per ``by`` group."""
+                   percent: bool = True, expected: float | None = None, by: str | None = None,
+                   min_n: int = MIN_BIN) -> Figure:
+    """A rate or mean against an ordered x (round, distance...) with its 95% band; one line per ``by`` group.
+
+    Points backed by fewer than ``min_n`` rows (column ``n``) are left out and the title says so.
+    """
     fig = new_figure()
     ax = fig.add_subplot()
     scale = 100.0 if percent else 1.0
+    if "n" in table.columns and (table["n"] < min_n).any():
+        table = table[table["n"] >= min_n]
+        title += f"\n(values with fewer than {min_n} player-games hidden)"
     groups = [(None, table)] if by is None else list(table.groupby(by, observed=True, sort=True))
     for name, g in groups:
         g = g.sort_values(x)
@@ -184,35 +203,52 @@ def line_with_band(table: pd.DataFrame, x: str, title: str, xlabel: str, ylabel:
     return fig
 
 
-def compare_seat_advantage(balances: Mapping[str, SeatBalance]) -> Figure:
-    """Seat win rate minus the equal share, per run, in percentage points with 95% intervals."""
+def seat_ratio(analyses: Sequence) -> Figure:
+    """Seat win rate as a multiple of the fair share, one series per run, adjusted for strategy where possible."""
     fig = new_figure(8.0, 4.2)
     ax = fig.add_subplot()
-    k = len(balances)
-    width = 0.8 / max(k, 1)
-    for i, (name, bal) in enumerate(balances.items()):
-        t = bal.table
-        x = t.index.to_numpy(float) + (i - (k - 1) / 2) * width
-        d = 100.0 * (t["rate"] - bal.expected)
-        err = np.clip(100.0 * np.vstack([t["rate"] - t["lo"], t["hi"] - t["rate"]]).astype(float), 0, None)
-        ax.errorbar(x, d, yerr=err, fmt="o", capsize=3, label=f"{name}")
-    ax.axhline(0, **EXPECTED_STYLE)
-    n_seats = max((b.n_players for b in balances.values()), default=0)
-    ax.set_xticks(range(n_seats), [f"{s + 1}" for s in range(n_seats)])
-    ax.set_xlabel("seat (1 = first player)")
-    ax.set_ylabel("win rate minus equal share (percentage points)")
-    ax.set_title("Seat advantage per run, 95% intervals")
+    k = len(analyses)
+    width = 0.6 / max(k, 1)
+    n_seats = max((a.run.n_players for a in analyses), default=0)
+    band = []
+    for i, a in enumerate(analyses):
+        fair = a.fair
+        if fair <= 0 or a.design.status == "confounded":  # seat and strategy cannot be told apart: no seat series
+            continue
+        if a.model is not None:
+            t = a.model.seats
+            ratio, lo, hi = t["ratio"].to_numpy(), t["ratio_lo"].to_numpy(), t["ratio_hi"].to_numpy()
+        else:
+            t = a.balance.table
+            ratio, lo, hi = (t["rate"] / fair).to_numpy(), (t["lo"] / fair).to_numpy(), (t["hi"] / fair).to_numpy()
+        x = np.arange(len(ratio)) + (i - (k - 1) / 2) * width
+        kind = "" if a.model is not None else " (raw)"
+        ax.errorbar(x, ratio, yerr=np.clip(np.vstack([ratio - lo, hi - ratio]), 0, None), fmt="o", capsize=3,
+                    label=f"{a.run.label}{kind}")
+        band.append(a.threshold / (100.0 * fair))
+    ax.axhline(1.0, **EXPECTED_STYLE, label="fair share")
+    if band:
+        ax.axhspan(1 - np.mean(band), 1 + np.mean(band), color="grey", alpha=0.15, label="± threshold")
+    ax.set_xticks(range(n_seats), [f"{s + 1}" + (" (first)" if s == 0 else "") for s in range(n_seats)])
+    ax.set_xlabel("seat (turn order)")
+    ax.set_ylabel("win rate / fair share")
+    ax.set_title("Seat advantage: win rate as a multiple of the fair share, 95% intervals")
     ax.legend(fontsize=8)
     return fig
 
 
-def standard_error_curve(curve: pd.DataFrame, title: str) -> Figure:
-    """Standard error of a win-rate estimate against games played (log-log): how fast estimates settle."""
+def convergence(curve: pd.DataFrame, fair: float, title: str) -> Figure:
+    """The running estimate of a win rate and its 95% interval after the first N games (from the data)."""
     fig = new_figure()
     ax = fig.add_subplot()
-    ax.loglog(curve["games"], 100.0 * curve["se"], marker="o")
+    ax.plot(curve["games"], 100.0 * curve["rate"], marker="o", label="estimate after N games")
+    ax.fill_between(curve["games"].to_numpy(float), 100.0 * curve["lo"].to_numpy(float), 100.0 * curve["hi"].to_numpy(float),
+                    alpha=0.25, label="95% interval")
+    ax.axhline(100.0 * fair, **EXPECTED_STYLE, label=f"fair share ({100 * fair:.1f}%)")
+    ax.set_xscale("log")
     ax.set_title(title)
-    ax.set_xlabel("games played")
-    ax.set_ylabel("standard error (percentage points)")
+    ax.set_xlabel("games played (log scale)")
+    ax.set_ylabel("win rate (%)")
+    ax.legend(fontsize=8)
     ax.grid(True, which="both", alpha=0.3)
     return fig

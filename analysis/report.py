@@ -4,170 +4,193 @@ from __future__ import annotations
 
 import base64
 import html
+import os
 import re
 from pathlib import Path
 from typing import Sequence
 
 import pandas as pd
 
-from analysis import plots, stats
+from analysis import models, plots, stats
+from analysis.card import RunAnalysis, analyse, card_section, design_sentence, seat_verdict
 from analysis.load import Run, load_run
-from analysis.sections import (Plot, Section, Table, ci, describe_display, game_comparison, game_sections,
-                               mean_display, rate_display)
+from analysis.sections import Plot, Section, Table, ci, describe_display, game_comparison, game_sections, rate_display
+from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding, finding, p_is
 from sim.core.errors import PlaytestError
 
 
-def _best_strategy(run: Run, ratings: pd.DataFrame | None, strat: pd.DataFrame) -> str:
-    """Name the strongest strategy with its interval, or say the lineup is a mirror match."""
-    if ratings is None or len(ratings) < 2:
-        return f"one strategy only ({', '.join(strat.index.astype(str))}): a mirror match, no ranking."
-    top = ratings.iloc[0]
-    row = strat.loc[top["strategy"]]
-    clear = len(ratings) > 1 and top["lo"] > ratings.iloc[1]["hi"]
-    return (f"{top['strategy']} (rating {top['rating']:+.0f} [{top['lo']:+.0f}, {top['hi']:+.0f}] Elo; "
-            f"wins {ci(row['rate'], row['lo'], row['hi'])} of its seats)"
-            + (", clearly ahead of the runner-up." if clear else "; its lead over the runner-up is within the uncertainty."))
+def _finding_table(rows: list[Finding], label: str, names: list[str]) -> pd.DataFrame:
+    return pd.DataFrame({label: names, "effect [95% CI]": [f.interval() for f in rows], "label": [f.label for f in rows]})
 
 
-def standard_sections(run: Run) -> list[Section]:
-    """Summary, seats, strategies, length, end reasons, scores, ratings and sample size for one run."""
-    g, p, n = run.games, run.players, run.n_games
-    bal = stats.seat_balance(p)
+def _raw_seat_table(a: RunAnalysis) -> Table:
+    """Raw win share per seat; labelled only when seat and strategy can be told apart."""
+    bal, n = a.balance, a.run.n_games
+    frame = rate_display(bal.table, "seat", [stats.seat_label(s) for s in bal.table.index])
+    if a.design.status == "confounded":
+        return Table(frame, f"Raw win share per seat ({n:,} games). Each strategy always sat in the same seat, so these "
+                            "differences are as much the strategies' as the seats'; no seat effect is labelled.")
+    return Table(frame.assign(label=bal.table["label"].to_numpy()),
+                 f"Raw win share per seat (not adjusted), Wilson 95% intervals, Holm-corrected binomial tests ({n:,} games).")
+
+
+def seat_section(a: RunAnalysis) -> Section:
+    """Seats: the verdict, the design check, raw and adjusted seat rates."""
+    run, bal = a.run, a.balance
+    game0 = run.players[run.players["game_index"] == run.games["game_index"].iloc[0]].sort_values("seat")
+    blocks: list = [
+        seat_verdict(a),
+        f"Seats in game 0: {', '.join(f'{s + 1}: {x}' for s, x in zip(game0['seat'], game0['strategy'].astype(str)))}. "
+        f"Seating: {run.manifest.get('seating') or ('cyclic rotation (old runs)' if run.manifest.get('rotate') else 'fixed')}; "
+        f"pool: {', '.join(run.lineup)}.",
+        design_sentence(a),
+        f"Raw seat shares against equal shares: chi2 = {bal.chi2:.2f}, df = {bal.n_players - 1}, {p_is(bal.p_value)}; "
+        f"Cohen's w = {bal.cohens_w:.3f}.",
+        _raw_seat_table(a),
+    ]
+    if a.model is not None and a.design.status != "mirror":
+        found = a.seat_findings()
+        blocks.append(Table(_finding_table(found, "seat", [f.what for f in found]),
+                            "Seat effect adjusted for strategy (OLS on win share, seat + strategy, errors clustered by game), "
+                            "in points against the fair share."))
+    d = a.design
+    if d.status not in ("mirror",):
+        counts = pd.DataFrame(d.seat_counts.to_numpy(), columns=[f"seat {c}" for c in d.seat_counts.columns])
+        counts.insert(0, "strategy", [str(i) for i in d.seat_counts.index])
+        blocks.append(Table(counts,
+                            "Design check: games each strategy played in each seat."))
+    if len(d.orders):
+        blocks.append(Table(pd.DataFrame({"pair": d.orders["pair"], "meetings": [f"{m:,}" for m in d.orders["meetings"]],
+                                          "first sits before second": [stats.pct(x) for x in d.orders["first sits before second"]]}),
+                            "Design check: how often each pair met in each order (50% with a random seating)."))
+    return Section("Seats and the seating design", blocks)
+
+
+def strategy_section(a: RunAnalysis) -> Section | None:
+    """Strategies: adjusted effects (the one ranking used everywhere), ratings, head-to-head, fit diagnostics."""
+    p, n = a.run.players, a.run.n_games
     strat = stats.win_rates(p, "strategy")
-    multi = len(strat) > 1
-    ratings, h2h = stats.strategy_ratings(p) if multi else (None, None)
+    if len(strat) < 2:
+        return None
+    blocks: list = []
+    order = list(strat.index.astype(str))
+    if a.model is not None:
+        m = a.model
+        order = list(m.strategies["strategy"])
+        rows = [finding(s, e, se, a.threshold) for s, e, se in zip(m.strategies["strategy"], m.strategies["effect"], m.strategies["se"])]
+        raw = strat.reindex(order)
+        blocks += [
+            f"Best strategy: {m.best_gap.what} {m.best_gap.interval()}: {m.best_gap.label}. "
+            "Strategies are ranked everywhere in this report by this adjusted win rate.",
+            Table(_finding_table(rows, "strategy", order).assign(**{"raw win rate [95% CI]": [ci(r, lo, hi) for r, lo, hi in
+                                                                  zip(raw["rate"], raw["lo"], raw["hi"])]}),
+                  "Win rate adjusted for seat, in points against the average strategy (game-clustered 95% intervals)."),
+        ]
+        sample = f" (first {models.DIAGNOSTIC_GAMES:,} games)" if n > models.DIAGNOSTIC_GAMES else ""
+        inter = m.interaction
+        if inter.get("identified"):
+            f = inter["largest"]
+            blocks.append(f"Seat x strategy interaction{sample}: Wald chi2 = {inter['chi2']:.1f}, {p_is(inter['p'])}; "
+                          f"largest: {f.what} {f.interval()}, {f.label}.")
+            if f.label == "large":
+                top = inter["cells"].head(5)
+                blocks.append(Table(pd.DataFrame({
+                    "strategy": top["strategy"], "seat": top["seat"], "games": [f"{k:,}" for k in top["n"]],
+                    "win rate": [stats.pct(r) for r in top["rate"]], "seat + strategy predicts": [stats.pct(r) for r in top["pred"]],
+                    "departure": [f"{d:+.1f} pts" for d in top["departure"]]}),
+                    "Where seat + strategy does not add up: the cells furthest from the model (read these before the "
+                    "adjusted effects above, which average over seats)."))
+        elif inter:
+            blocks.append("Seat x strategy interaction: cannot be estimated with this seating design.")
+        nb = m.neighbour
+        if nb.get("identified"):
+            f = nb["largest"]
+            blocks.append(f"Neighbour effect{sample} (the strategy seated just before a player, beyond which strategies it "
+                          f"faces): Wald chi2 = {nb['chi2']:.1f}, {p_is(nb['p'])}; largest: {f.what} {f.interval()}, {f.label}."
+                          + (" Who sits before whom matters here, so a fixed or rotated seating would bias strategy "
+                             "comparisons." if f.label == "large" else ""))
+        elif nb:
+            blocks.append("Neighbour effect: cannot be estimated with this seating design.")
+    else:
+        blocks.append(Table(rate_display(strat, "strategy"), f"Raw win rate per strategy ({n:,} games); not adjusted for seat."))
+    ratings, h2h = stats.strategy_ratings(p)
+    ratings = ratings.set_index("strategy").reindex(order).reset_index()
+    fit = models.rating_fit(ratings, h2h, stats.ELO, a.threshold)
+    cyc = models.cycles(h2h)
+    poor = fit[fit["poor fit"]]
+    blocks += [
+        Table(pd.DataFrame({"strategy": ratings["strategy"],
+                            "rating [95% CI]": [f"{r:+.0f} [{lo:+.0f}, {hi:+.0f}]" for r, lo, hi in
+                                                zip(ratings["rating"], ratings["lo"], ratings["hi"])],
+                            "P(above average opponent)": [stats.pct(x) for x in ratings["p_beat_avg"]]}),
+              "Bradley-Terry ratings (Elo scale, 0 = average) from who finished above whom; bootstrap over blocks of games."),
+        ("Rating fit: " + ("intransitive cycles " + "; ".join(cyc) + ", so no single rating describes these strategies. "
+                           if cyc else "no intransitive cycle. ")
+         + (f"{len(poor)} pair(s) depart from the ratings' prediction by at least the threshold "
+            f"(largest {poor.iloc[0]['a']} vs {poor.iloc[0]['b']}: {poor.iloc[0]['departure']:+.1f} pts)."
+            if len(poor) else f"every pair within {a.threshold:.3g} pts of the ratings' prediction "
+                              f"(largest departure {fit['departure'].abs().max():.1f} pts).")),
+        Plot("head_to_head", plots.head_to_head(stats.head_to_head_matrix(h2h), n, order), "Head-to-head matrix, strongest first."),
+    ]
+    return Section("Strategies", blocks)
+
+
+def standard_sections(run: Run, a: RunAnalysis | None = None) -> list[Section]:
+    """Seats, strategies, length and end reasons, scores and sample size for one run."""
+    a = a or analyse(run)
+    g, p, n = run.games, run.players, run.n_games
     rounds = stats.describe(g["rounds"])
     ends = stats.proportion_table(g["end_reason"].astype(str))
-    timings = run.manifest.get("timings") or {}
-
-    summary = Section(f"{run.title}: summary", [
-        f"**Games:** {n:,} with {run.n_players} players (seed {run.manifest.get('seed')}).",
-        f"**Lineup** (seat order of game 0{', rotated each game so seat and strategy separate' if run.manifest.get('rotate') else ''}): "
-        f"{', '.join(run.lineup)}.",
-        f"**Seat balance:** {bal.verdict}",
-        f"**Best strategy:** {_best_strategy(run, ratings, strat)}",
-        f"**Game length:** median {rounds['median']:g} rounds (mean {rounds['mean']:.2f} "
-        f"[{rounds['mean_lo']:.2f}, {rounds['mean_hi']:.2f}]; 90% of games between {rounds['p5']:g} and {rounds['p95']:g}).",
-        "**End reasons:** " + "; ".join(f"{k} {ci(r['share'], r['lo'], r['hi'])}" for k, r in ends.iterrows()) + ".",
-        "All intervals are 95%. Seats are numbered from 1 (seat 1 plays first; it is seat 0 in the logs).",
-    ] + ([f"Simulated at {timings['games_per_s']:,.0f} games/s ({timings.get('wall_s', float('nan')):.1f} s wall)."]
-         if timings.get("games_per_s") else []))
-
-    seats = Section("Win rate by seat", [
-        bal.verdict,
-        f"Chi-square test against equal win shares: chi2 = {bal.chi2:.2f}, df = {bal.n_players - 1}, "
-        f"p = {bal.p_value:.3g}; effect size Cohen's w = {bal.cohens_w:.3f} (0.1 small, 0.3 medium). "
-        f"Expected share per seat with no effect: {stats.pct(bal.expected)} (games without a winner lower it below 1/n).",
-        Table(rate_display(bal.table, "seat", [stats.seat_label(s) for s in bal.table.index]),
-              f"Win share per seat, Wilson 95% intervals, per-seat binomial tests Holm-corrected ({n:,} games)."),
-        Plot("seat_win_rates", plots.seat_win_rates(bal), "Win rate by seat; dashed line: equal share."),
-        Table(mean_display(stats.mean_table(p.assign(seat_no=p["seat"] + 1), "seat_no", "score"), "seat", "score"),
-              f"Final score by seat ({n:,} games)."),
-    ])
-
-    strategies = Section("Win rate by strategy", [
-        Table(rate_display(strat, "strategy"), f"Share of the seats each strategy played that it won ({n:,} games)."),
-        Plot("strategy_win_rates", plots.strategy_win_rates(strat, n), "Win rate by strategy; dashed line: equal share."),
-    ])
-
-    length = Section("Game length", [
+    out = [seat_section(a)]
+    strategies = strategy_section(a)
+    if strategies is not None:
+        out.append(strategies)
+    out.append(Section("Game length and end reasons", [
         Table(describe_display({"rounds": rounds, **({"decisions": stats.describe(g["decisions"])} if "decisions" in g else {})}),
               f"Rounds and decisions per game ({n:,} games)."),
         Plot("rounds", plots.count_histogram(g["rounds"], f"Rounds per game ({n:,} games)", "rounds"), "Distribution of game length."),
-    ])
-
-    end = Section("End reasons", [
         Table(pd.DataFrame({"end reason": ends.index.astype(str), "games": [f"{c:,}" for c in ends["count"]],
                             "share [95% CI]": [ci(r["share"], r["lo"], r["hi"]) for _, r in ends.iterrows()]}),
-              f"How games ended ({n:,} games)."),
-        Plot("end_reasons", plots.category_shares(ends, f"End reasons ({n:,} games)", "end reason"), "Share of games per end reason."),
-        Table(mean_display(stats.mean_table(g.assign(end=g["end_reason"].astype(str)), "end", "rounds"), "end reason", "rounds"),
-              "Game length by end reason."),
-    ])
-
+              f"How games ended ({n:,} games; simultaneous multinomial 95% intervals)."),
+    ]))
     margin = stats.winning_margin(p)
-    scores = Section("Score distributions", [
+    out.append(Section("Scores", [
         Table(describe_display({str(k): stats.describe(v["score"]) for k, v in p.groupby("strategy", observed=True)}
                                | {"winners": stats.describe(p.loc[p["won"] > 0, "score"]),
                                   "margin 1st-2nd": stats.describe(margin)}),
               f"Final score per strategy, of winners, and the margin between first and second ({n:,} games)."),
-        Plot("scores", plots.box_by(p, "strategy", "score", f"Final score by strategy ({n:,} games)", "strategy", "final score"),
-             "Boxes: quartiles; whiskers: 5-95%; triangle: mean."),
-    ])
-
-    out = [summary, seats, strategies, length, end, scores]
-    if multi:
-        out.append(Section("Strategy ratings and matchups", [
-            "Bradley-Terry ratings from every pair of different strategies in each game (who finished above whom; "
-            "exact ties count half), on the Elo scale (0 = average). Intervals: bootstrap over blocks of games.",
-            Table(pd.DataFrame({"strategy": ratings["strategy"],
-                                "rating [95% CI]": [f"{r:+.0f} [{lo:+.0f}, {hi:+.0f}]" for r, lo, hi in
-                                                    zip(ratings["rating"], ratings["lo"], ratings["hi"])],
-                                "P(above average opponent)": [stats.pct(x) for x in ratings["p_beat_avg"]],
-                                "comparisons": [f"{c:,}" for c in ratings["comparisons"]]}),
-                  f"Strategy ratings ({n:,} games)."),
-            Plot("ratings", plots.ratings_plot(ratings, n), "Ratings with 95% intervals."),
-            Table(pd.DataFrame({"strategy": h2h["a"], "opponent": h2h["b"], "meetings": [f"{c:,}" for c in h2h["comparisons"]],
-                                "finishes above [95% CI]": [ci(r, lo, hi) for r, lo, hi in zip(h2h["rate"], h2h["lo"], h2h["hi"])]}),
-                  "Head-to-head: in games containing both, how often the strategy finished above the opponent."),
-            Plot("head_to_head", plots.head_to_head(stats.head_to_head_matrix(h2h), n), "Head-to-head matrix."),
-        ]))
-    curve = stats.standard_error_curve(p, seat=0)
+    ]))
+    curve = stats.running_rate(p, seat=0)
     out.append(Section("Sample size", [
-        stats.sample_size_note(n, run.n_players, p0=bal.expected if 0 < bal.expected < 1 else None),
-        Plot("convergence", plots.standard_error_curve(curve, "Standard error of seat 1's win rate vs games"),
-             "The standard error halves for every four-fold increase in games."),
+        stats.sample_size_note(n, run.n_players, p0=a.fair if 0 < a.fair < 1 else None),
+        Plot("convergence", plots.convergence(curve, a.fair, "Seat 1's win rate as games accumulate"),
+             "The running estimate and its 95% interval from the games played so far."),
     ]))
     return out
 
 
-def _top_win_rate(players: pd.DataFrame) -> str:
-    """Strategy with the highest win rate and its interval (cheap, for the comparison table)."""
-    t = stats.win_rates(players, "strategy").sort_values("rate", ascending=False)
-    top = t.iloc[0]
-    return f"{t.index[0]} {ci(top['rate'], top['lo'], top['hi'])}"
-
-
 def comparison_sections(runs: Sequence[Run]) -> list[Section]:
-    """Seat advantage and headline metrics side by side for several runs."""
-    bals = {r.label: stats.seat_balance(r.players) for r in runs}
+    """What differs between the runs, then the game's own comparison."""
     rules = [r.manifest.get("rules") or {} for r in runs]
     varied = sorted(k for k in set().union(*rules) if len({repr(x.get(k)) for x in rules}) > 1)
-    rows = []
-    for r, rule in zip(runs, rules):
-        b = bals[r.label]
-        first = b.table.loc[0]
-        rounds = stats.describe(r.games["rounds"])
-        ends = stats.proportion_table(r.games["end_reason"].astype(str))
-        rows.append({"run": r.label, "players": r.n_players, "games": f"{r.n_games:,}",
-                     "seat 1 win rate [95% CI]": ci(first["rate"], first["lo"], first["hi"]),
-                     "expected": stats.pct(b.expected), "chi-square p": f"{b.p_value:.3g}",
-                     "mean rounds [95% CI]": ci(rounds["mean"], rounds["mean_lo"], rounds["mean_hi"], percent=False),
-                     "most common end": f"{ends.index[0]} {stats.pct(ends['share'].iloc[0])}",
-                     "best strategy (win rate)": _top_win_rate(r.players),
-                     "rules that differ": ", ".join(f"{k}={rule.get(k)}" for k in varied) or "same rules",
-                     "verdict": b.verdict})
-    seat_rows = []
-    for label, b in bals.items():
-        for s, t in b.table.iterrows():
-            seat_rows.append({"run": label, "seat": stats.seat_label(s), "games": f"{b.n_games:,}",
-                              "win rate [95% CI]": ci(t["rate"], t["lo"], t["hi"]), "vs expected": f"{t['diff_pp']:+.1f} pts"})
-    return [Section("Comparison of runs", [
-        Table(pd.DataFrame(rows), "Headline metrics per run (every rate with its 95% interval)."),
-        Plot("seat_advantage", plots.compare_seat_advantage(bals), "Seat win rate minus equal share, per run."),
-        Table(pd.DataFrame(seat_rows), "Win rate per seat and run."),
-    ])] + game_comparison(runs)
+    rows = [{"run": r.label, "players": r.n_players, "games": f"{r.n_games:,}", "pool": ", ".join(r.lineup),
+             "seating": r.manifest.get("seating") or ("cyclic (old)" if r.manifest.get("rotate") else "fixed"),
+             "rules that differ": ", ".join(f"{k}={rule.get(k)}" for k in varied) or "same rules"}
+            for r, rule in zip(runs, rules)]
+    return [Section("Comparison of runs", [Table(pd.DataFrame(rows), "The runs compared (the balance card above sums them up).")])
+            ] + game_comparison(runs)
 
 
-def build_sections(runs: Sequence[Run]) -> list[Section]:
-    """All sections: per run (standard + game-specific), then a comparison when there are several runs."""
-    out: list[Section] = []
-    for r in runs:
-        prefix = f"{r.label}: " if len(runs) > 1 else ""
-        for s in standard_sections(r) + game_sections(r):
-            out.append(Section(prefix + s.title, s.blocks))
+def build_sections(runs: Sequence[Run], min_effect: str = DEFAULT_MIN_EFFECT) -> list[Section]:
+    """The balance card, the comparison (several runs), then each run's standard and game sections."""
+    analyses = [analyse(r, min_effect) for r in runs]
+    out: list[Section] = [card_section(analyses)]
     if len(runs) > 1:
-        out = comparison_sections(runs) + out
+        out += comparison_sections(runs)
+    for r, a in zip(runs, analyses):
+        prefix = f"{r.label}: " if len(runs) > 1 else ""
+        for s in standard_sections(r, a) + game_sections(r, a.threshold):
+            out.append(Section(prefix + s.title, s.blocks))
     return out
 
 
@@ -181,28 +204,67 @@ def _md_table(frame: pd.DataFrame) -> str:
 
 
 def _html_text(text: str) -> str:
-    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html.escape(text))
+    out = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html.escape(text))
+    return re.sub(r"`(.+?)`", r"<code>\1</code>", out)
 
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;margin:.5em 0 1.2em;font-size:.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
-td:first-child,th:first-child{text-align:left}caption{caption-side:top;text-align:left;color:#555;padding:.3em 0}
+table{border-collapse:collapse;margin:.5em 0 1.2em;font-size:.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}caption{caption-side:top;text-align:left;color:#555;padding:.3em 0}
 img{max-width:100%}figure{margin:.5em 0 1.5em}figcaption{color:#555;font-size:.9em}h2{border-bottom:1px solid #ddd;margin-top:2em}
-section.summary{background:#f5f8fc;padding:.5em 1.2em;border-radius:6px}"""
+section.card{background:#f5f8fc;padding:.2em 1.2em;border-radius:6px;border:1px solid #c9d6e8;font-size:.92em}
+section.card img{max-width:720px}section.card p{margin:.4em 0}
+code{background:#eef;padding:1px 4px;border-radius:3px;font-size:.9em}"""
 
 
-def write_report(run_dirs: Sequence[str | Path], out_dir: str | Path) -> Path:
-    """Load the runs, build every section, write out_dir/index.html, report.md and the PNGs; return index.html."""
+def _load(run_dirs: Sequence[str | Path]) -> list[Run]:
     if not run_dirs:
         raise PlaytestError("no run directory given; pass one or more runs/<run-id> directories")
     runs = [load_run(d) for d in run_dirs]
     labels = [r.label for r in runs]
     if len(set(labels)) < len(labels):
         raise PlaytestError("two runs share a directory name; give each run its own directory name to compare them")
+    return runs
+
+
+def write_report(run_dirs: Sequence[str | Path], out_dir: str | Path, min_effect: str = DEFAULT_MIN_EFFECT) -> Path:
+    """Load the runs, build every section, write out_dir/index.html, report.md and the PNGs; return index.html."""
+    runs = _load(run_dirs)
+    _prepare(out_dir)
+    title = " vs ".join(dict.fromkeys(r.title for r in runs)) + " balance report"
+    return _write(runs, build_sections(runs, min_effect), title, out_dir)
+
+
+def write_ab_report(dir_a: Path, dir_b: Path, base: str, variant: str, out_dir: str | Path,
+                    min_effect: str = DEFAULT_MIN_EFFECT) -> tuple[Path, str]:
+    """The A/B report: the causal effect of playing ``variant`` instead of ``base``, then both arms' cards."""
+    from analysis.ab import ab_section
+
+    runs = _load([dir_a, dir_b])
+    _prepare(out_dir)
+    section, line = ab_section(runs[0], runs[1], base, variant, min_effect)
+    analyses = [analyse(r, min_effect) for r in runs]
+    title = f"{runs[0].title} A/B: {base} vs {variant}"
+    return _write(runs, [section, card_section(analyses)] + comparison_sections(runs), title, out_dir), line
+
+
+def _prepare(out_dir: str | Path) -> None:
+    """Create the report directory before any work, or say in one line why it cannot be."""
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise PlaytestError(f"{out} is not a directory; pass another --out") from None
+    except PermissionError:
+        raise PlaytestError(f"cannot create {out} (permission denied); pass a writable --out") from None
+    if not os.access(out, os.W_OK):
+        raise PlaytestError(f"{out} is not writable; pass a writable --out")
+
+
+def _write(runs: Sequence[Run], sections: list[Section], title: str, out_dir: str | Path) -> Path:
+    """Write out_dir/index.html, report.md and the PNGs of ``sections``; return index.html."""
+    labels = [r.label for r in runs]
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    sections = build_sections(runs)
-    title = " vs ".join(dict.fromkeys(r.title for r in runs)) + " balance report"
     total = sum(r.n_games for r in runs)
     md = [f"# {title}", "", f"{len(runs)} run(s), {total:,} games in all: " + ", ".join(labels) + ".", ""]
     body = [f"<h1>{html.escape(title)}</h1>",
@@ -210,7 +272,7 @@ def write_report(run_dirs: Sequence[str | Path], out_dir: str | Path) -> Path:
     used: set[str] = set()
     for si, sec in enumerate(sections):
         md += [f"## {sec.title}", ""]
-        cls = ' class="summary"' if sec.title.endswith("summary") else ""
+        cls = ' class="card"' if sec.title in ("Balance card", "A/B: what the variant changes") else ""
         body.append(f"<section{cls}><h2>{html.escape(sec.title)}</h2>")
         for block in sec.blocks:
             if isinstance(block, str):

@@ -5,12 +5,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import choix
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
+from statsmodels.stats.power import NormalIndPower
+from statsmodels.stats.proportion import multinomial_proportions_confint, proportion_confint, proportion_effectsize
 
+from analysis.verdicts import finding
 from sim.core.errors import PlaytestError
 
 ALPHA = 0.05
@@ -65,13 +68,18 @@ def win_rates(players: pd.DataFrame, by: str = "seat") -> pd.DataFrame:
 
 
 def proportion_table(values: pd.Series, order: list | None = None) -> pd.DataFrame:
-    """Counts and shares of each category (e.g. end reasons) with Wilson 95% intervals."""
+    """Counts and shares of each category (e.g. end reasons) with simultaneous 95% multinomial intervals
+    (Goodman, statsmodels; Wilson when there is a single category)."""
     counts = values.value_counts(sort=False)
     counts = counts[counts > 0] if order is None else counts.reindex(order, fill_value=0)
     n = int(len(values))
     out = pd.DataFrame({"count": counts.astype(int)})
     out["share"] = out["count"] / n if n else np.nan
-    out["lo"], out["hi"] = wilson(out["count"], np.full(len(out), n))
+    if len(out) > 1 and n:
+        ci = multinomial_proportions_confint(out["count"].to_numpy(), alpha=ALPHA, method="goodman")
+        out["lo"], out["hi"] = ci[:, 0], ci[:, 1]
+    else:
+        out["lo"], out["hi"] = wilson(out["count"], np.full(len(out), n))
     return out.sort_values("count", ascending=False) if order is None else out
 
 
@@ -110,38 +118,27 @@ def winning_margin(players: pd.DataFrame) -> pd.Series:
 
 
 def cohens_h(p1: float, p2: float) -> float:
-    """Effect size of a difference between two proportions (0.2 small, 0.5 medium, 0.8 large)."""
-    return float(2 * math.asin(math.sqrt(p1)) - 2 * math.asin(math.sqrt(p2)))
-
-
-def rate_difference(s1: float, n1: int, s2: float, n2: int) -> dict[str, float]:
-    """Difference of two rates (1 minus 2): estimate, Newcombe 95% interval, two-sided p, Cohen's h."""
-    if n1 <= 0 or n2 <= 0:
-        raise PlaytestError("rate_difference needs games in both groups; the run has an empty group")
-    p1, p2 = s1 / n1, s2 / n2
-    lo, hi = confint_proportions_2indep(s1, n1, s2, n2, method="newcomb", compare="diff", alpha=ALPHA)
-    pooled = (s1 + s2) / (n1 + n2)
-    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
-    p = 2 * sps.norm.sf(abs(p1 - p2) / se) if se > 0 else 1.0
-    return {"diff": p1 - p2, "lo": float(lo), "hi": float(hi), "p_value": float(p), "cohens_h": cohens_h(p1, p2)}
-
-
-def _z_sum(alpha: float, power: float, n_tests: int) -> float:
-    return float(sps.norm.ppf(1 - alpha / (2 * n_tests)) + sps.norm.ppf(power))
+    """Effect size of a difference between two proportions (statsmodels' Cohen's h)."""
+    return float(proportion_effectsize(p1, p2))
 
 
 def min_detectable_effect(n_games: int, p0: float, n_tests: int = 1, alpha: float = ALPHA, power: float = POWER) -> float:
-    """Smallest rate deviation (as a proportion) a two-sided test over ``n_games`` finds with ``power``."""
+    """Smallest rate deviation (as a proportion, upwards) a two-sided test over ``n_games`` finds with ``power``.
+
+    statsmodels' normal power for one sample (Cohen's h), Bonferroni over ``n_tests``.
+    """
     if n_games <= 0:
         return float("inf")
-    return _z_sum(alpha, power, n_tests) * math.sqrt(p0 * (1 - p0) / n_games)
+    h = NormalIndPower().solve_power(nobs1=n_games, alpha=alpha / n_tests, power=power, ratio=0)
+    return float(math.sin(min(math.asin(math.sqrt(p0)) + h / 2, math.pi / 2)) ** 2 - p0)
 
 
 def games_needed(effect: float, p0: float, n_tests: int = 1, alpha: float = ALPHA, power: float = POWER) -> int:
     """Games needed so a per-seat rate deviation of ``effect`` (proportion) is detected with ``power``."""
     if effect <= 0:
         raise PlaytestError(f"effect must be a positive rate difference, got {effect}; pass e.g. 0.01 for 1 point")
-    return int(math.ceil((_z_sum(alpha, power, n_tests) / effect) ** 2 * p0 * (1 - p0)))
+    h = abs(cohens_h(min(p0 + effect, 1.0), p0))
+    return int(math.ceil(NormalIndPower().solve_power(effect_size=h, alpha=alpha / n_tests, power=power, ratio=0)))
 
 
 def sample_size_note(n_games: int, n_players: int, p0: float | None = None, effects_pp: tuple[float, ...] = (2.0, 1.0, 0.5)) -> str:
@@ -168,10 +165,12 @@ class SeatBalance:
     cohens_w: float
     mde: float
     verdict: str
+    threshold: float
 
 
-def seat_balance(players: pd.DataFrame, alpha: float = ALPHA, power: float = POWER) -> SeatBalance:
-    """Does seat order matter? Chi-square over win shares plus per-seat binomial tests (Holm), with a verdict."""
+def seat_balance(players: pd.DataFrame, alpha: float = ALPHA, power: float = POWER, threshold: float = 2.0) -> SeatBalance:
+    """Does seat order matter? Chi-square over win shares, per-seat binomial tests (Holm) and a practical
+    label per seat against ``threshold`` (win-rate points)."""
     n_players = int(players["seat"].max()) + 1
     n_games = int(players["game_index"].nunique())
     expected = expected_share(players)
@@ -190,25 +189,24 @@ def seat_balance(players: pd.DataFrame, alpha: float = ALPHA, power: float = POW
     table["p_holm"] = holm
     table["significant"] = reject
     mde = min_detectable_effect(n_games, expected, n_tests=n_players, alpha=alpha, power=power) if 0 < expected < 1 else float("inf")
+    se = 100.0 * np.sqrt(table["rate"] * (1 - table["rate"]) / table["n"])
+    table["label"] = [finding("", d, e, threshold).label for d, e in zip(table["diff_pp"], se)]
     return SeatBalance(table, n_games, n_players, expected, float(chi2), float(p), w, mde,
-                       _seat_verdict(table, n_games, expected, float(p), mde, alpha))
+                       seat_verdict(table, n_games, expected, threshold), threshold)
 
 
-def _seat_verdict(table: pd.DataFrame, n_games: int, expected: float, p_chi2: float, mde: float, alpha: float) -> str:
-    """One sentence a designer can act on; states the sample size."""
-    sig = table[table["significant"]]
-    if len(sig):
-        parts = []
-        for seat, row in sig.sort_values("diff_pp", key=abs, ascending=False).iterrows():
-            kind = "advantage" if row["rate"] > expected else "disadvantage"
-            parts.append(f"{seat_label(seat)} wins {pct(row['rate'])} ± {100 * row['pm']:.1f}% vs "
-                         f"{pct(expected)} expected: a real {kind}")
-        return "; ".join(parts) + f" ({n_games:,} games, Holm-corrected binomial tests)."
-    if p_chi2 < alpha:
-        return (f"Seat win shares differ overall (chi-square p = {p_chi2:.3g}, {n_games:,} games), "
-                f"but no single seat stands out after Holm correction: a small seat effect.")
-    return (f"No detectable seat effect at this sample size ({n_games:,} games); "
-            f"effects larger than {100 * mde:.1f} percentage points would have shown.")
+def seat_verdict(table: pd.DataFrame, n_games: int, expected: float, threshold: float) -> str:
+    """One sentence a designer can act on: each seat's departure from the fair share, labelled by size."""
+    order = table.reindex(table["diff_pp"].abs().sort_values(ascending=False).index)
+    big = order[order["label"].isin(["large", "inconclusive"])]
+    head = [f"{seat_label(s)} wins {pct(r['rate'])} [{100 * r['lo']:.1f}, {100 * r['hi']:.1f}], "
+            f"{r['diff_pp']:+.1f} pts against the fair {pct(expected)}: {r['label']}" for s, r in big.iterrows()]
+    rest = order[~order.index.isin(big.index)]
+    if len(rest):
+        labels = sorted(set(rest["label"]))
+        head.append(f"{'every seat' if not len(big) else 'the other seats'} within ± {threshold:g} pts "
+                    f"({' or '.join(labels)}; largest {rest['diff_pp'].abs().max():.1f} pts)")
+    return "; ".join(head) + f" ({n_games:,} games; threshold {threshold:g} pts)."
 
 
 def _wide(players: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -250,22 +248,12 @@ def pairwise_counts(players: pd.DataFrame, n_blocks: int = 100, seed: int = 0) -
     return names, w.reshape(n_blocks, s, s), c.reshape(n_blocks, s, s)
 
 
-def bradley_terry(wins: np.ndarray, comparisons: np.ndarray, iters: int = 2000, tol: float = 1e-10) -> np.ndarray:
-    """Log-strengths (mean 0) maximising the Bradley-Terry likelihood (Hunter's MM; 1/2 pseudo-win per met pair)."""
+def bradley_terry(wins: np.ndarray, comparisons: np.ndarray) -> np.ndarray:
+    """Log-strengths (mean 0) maximising the Bradley-Terry likelihood (choix; 1/2 pseudo-win per met pair)."""
     met = comparisons > 0
-    w = wins + 0.5 * met
-    c = comparisons + 1.0 * met
-    p = np.ones(len(w))
-    total = w.sum(axis=1)
-    for _ in range(iters):
-        denom = (c / (p[:, None] + p[None, :])).sum(axis=1)
-        new = np.where(denom > 0, total / np.where(denom > 0, denom, 1.0), 1.0)
-        new = np.exp(np.log(new) - np.log(new).mean())
-        done = np.max(np.abs(np.log(new) - np.log(p))) < tol
-        p = new
-        if done:
-            break
-    return np.log(p)
+    counts = wins + 0.5 * met
+    params = choix.ilsr_pairwise_dense(counts.astype(float), alpha=1e-9, max_iter=1000, tol=1e-12)
+    return params - params.mean()
 
 
 def strategy_ratings(players: pd.DataFrame, n_boot: int = 200, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -315,13 +303,13 @@ def head_to_head_matrix(h2h: pd.DataFrame) -> pd.DataFrame:
     return h2h.pivot(index="a", columns="b", values="rate")
 
 
-def standard_error_curve(players: pd.DataFrame, seat: int = 0, points: int = 12) -> pd.DataFrame:
-    """Standard error of one seat's win-rate estimate after the first N games, N on a log grid (convergence)."""
+def running_rate(players: pd.DataFrame, seat: int = 0, points: int = 12) -> pd.DataFrame:
+    """One seat's win rate after the first N games with its Wilson 95% interval, N on a log grid (convergence)."""
     sub = players[players["seat"] == seat].sort_values("game_index")
     x = sub["win_share"].to_numpy(dtype=float)
     if len(x) < 2:
-        return pd.DataFrame(columns=["games", "rate", "se"])
+        return pd.DataFrame(columns=["games", "rate", "lo", "hi"])
     grid = np.unique(np.geomspace(min(100, len(x)), len(x), points).astype(int))
-    csum = np.cumsum(x)
-    rate = csum[grid - 1] / grid
-    return pd.DataFrame({"games": grid, "rate": rate, "se": np.sqrt(rate * (1 - rate) / grid)})
+    wins = np.cumsum(x)[grid - 1]
+    lo, hi = wilson(wins, grid)
+    return pd.DataFrame({"games": grid, "rate": wins / grid, "lo": lo, "hi": hi})

@@ -1,4 +1,4 @@
-"""The `playtest` command: games | strategies | run | report | replay | bench.
+"""The `playtest` command: games | strategies | run | ab | report | replay | bench.
 
 Bad input ends in one line on stderr naming the problem and the fix, with exit code 2.
 """
@@ -13,6 +13,7 @@ from typing import Sequence
 
 from sim.core.errors import PlaytestError
 from sim.core.spec import game_names, get_game
+from sim.study import SEATINGS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -23,18 +24,82 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _strategy_list(text: str) -> list[str]:
-    return [s.strip() for s in text.split(",") if s.strip()]
+    names = [s.strip() for s in text.split(",") if s.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"'{text}' names no strategy; give comma-separated names")
+    return names
+
+
+def _at_least(low: int):
+    """An argparse type: an integer >= ``low`` (the error names the bound)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+    parse.__name__ = f"integer >= {low}"
+    return parse
+
+
+def _jobs(text: str) -> int:
+    """Worker processes: a positive count, or -1 for every core."""
+    value = _at_least(-1)(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be a positive number of workers or -1 for all cores, not 0")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number, not {text}")
+    return value
+
+
+def _min_effect(text: str) -> str:
+    """--min-effect: points of win rate ('2', '2pts') or a share of the fair rate ('10%'); checked here."""
+    from analysis.verdicts import parse_min_effect
+
+    try:
+        parse_min_effect(text)
+    except PlaytestError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def _add_study_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="game name (see `playtest games`)")
     p.add_argument("--players", type=int, required=True, help="number of players")
-    p.add_argument("--strategies", type=_strategy_list, help="comma-separated strategy per seat, or one for all")
+    p.add_argument("--strategies", type=_strategy_list,
+                   help="comma-separated strategy per seat, one for all seats, or a longer pool to seat from")
     p.add_argument("--strategy-file", help="JSON file of extra strategies to register before the run")
-    p.add_argument("--rotate", action="store_true", help="rotate the lineup through the seats game by game")
+    p.add_argument("--seating", choices=SEATINGS,
+                   help="who sits where: random per game (default when seats hold different strategies), "
+                        "all orderings equally often, or fixed as listed")
+    p.add_argument("--rotate", action="store_true", help="old name of --seating random")
     p.add_argument("--seed", type=int, default=0, help="run seed (game i derives its randomness from seed and i)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="FIELD=VALUE",
                    help="rules variant, e.g. --set win_gold=30 (repeatable)")
+
+
+MIN_EFFECT_HELP = ("smallest effect that matters to you: points of win rate (default 2) or, with a %% sign, "
+                   "a share of the fair rate (e.g. 10%%)")
+
+
+def _add_run_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", type=_at_least(1), required=True, help="number of games")
+    p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes (default: all cores)")
+    p.add_argument("--out", help="run directory (default runs/<run-id>); re-run the same command to resume")
+    p.add_argument("--backend", default="loky", choices=["loky", "dask"], help="joblib backend")
+    p.add_argument("--scheduler", help="Dask scheduler address for --backend dask")
+    p.add_argument("--chunk-size", type=_at_least(1), help="games per part file (default: the game's)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,28 +113,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="simulate a study and log every game")
     _add_study_args(p)
-    p.add_argument("--games", type=int, required=True, help="number of games")
-    p.add_argument("--jobs", type=int, default=-1, help="worker processes (default: all cores)")
-    p.add_argument("--out", help="run directory (default runs/<run-id>); re-run the same command to resume")
-    p.add_argument("--backend", default="loky", choices=["loky", "dask"], help="joblib backend")
-    p.add_argument("--scheduler", help="Dask scheduler address for --backend dask")
-    p.add_argument("--chunk-size", type=int, help="games per part file (default: the game's)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_run_args(p)
+
+    p = sub.add_parser("ab", help="causal A/B: the same games with one strategy swapped for a variant")
+    _add_study_args(p)
+    _add_run_args(p)
+    p.add_argument("--base", required=True, help="the strategy of the pool that arm B replaces")
+    p.add_argument("--variant", required=True, help="the strategy that replaces it in arm B (e.g. from --strategy-file)")
+    p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
 
     p = sub.add_parser("report", help="write a balance report from one or more runs")
     p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR")
     p.add_argument("--out", type=Path, help="report directory (default RUN_DIR/report)")
+    p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
 
     p = sub.add_parser("replay", help="print one game turn by turn")
     _add_study_args(p)
-    p.add_argument("--game-index", type=int, default=0, help="which game of the run to replay")
+    p.add_argument("--game-index", type=_at_least(0), default=0, help="which game of the run to replay")
 
     p = sub.add_parser("bench", help="measure games/s with and without JIT")
     p.add_argument("game")
     p.add_argument("--players", type=int)
-    p.add_argument("--games", type=int, default=200_000)
-    p.add_argument("--jobs", type=int, default=-1)
-    p.add_argument("--nojit-seconds", type=float, default=20.0, help="how long to time the no-JIT run")
+    p.add_argument("--games", type=_at_least(1), default=200_000)
+    p.add_argument("--jobs", type=_jobs, default=-1)
+    p.add_argument("--nojit-seconds", type=_positive_float, default=20.0, help="how long to time the no-JIT run")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
@@ -93,32 +160,53 @@ def _cmd_strategies(args: argparse.Namespace) -> None:
     print(f"features (per option):    {', '.join(registry.schema.features)}")
 
 
+def _check_backend(args: argparse.Namespace) -> None:
+    if args.scheduler and args.backend != "dask":
+        raise PlaytestError("--scheduler is only used with --backend dask; add --backend dask or drop --scheduler")
+
+
 def _cmd_run(args: argparse.Namespace) -> None:
     from sim.runner import run_study
 
+    _check_backend(args)
     _register_file(args.game, args.strategy_file)
     run_dir = run_study(args.game, args.players, args.games, args.strategies, args.rotate, args.seed,
                         args.jobs, args.out, args.overrides, args.backend, args.scheduler,
-                        progress=not args.quiet, chunk_size=args.chunk_size)
+                        progress=not args.quiet, chunk_size=args.chunk_size, seating=args.seating)
     print(f"logs written to {run_dir}; next: playtest report {run_dir}")
+
+
+def _cmd_ab(args: argparse.Namespace) -> None:
+    from analysis.report import write_ab_report
+    from sim.runner import run_ab
+
+    _check_backend(args)
+    if args.rotate and args.seating not in (None, "random"):
+        raise PlaytestError(f"--rotate means --seating random; drop --rotate or --seating {args.seating}")
+    _register_file(args.game, args.strategy_file)
+    arm_a, arm_b = run_ab(args.game, args.players, args.games, args.strategies, args.base, args.variant,
+                          seed=args.seed, seating=args.seating or ("random" if args.rotate else None),
+                          jobs=args.jobs, out=args.out, overrides=args.overrides, backend=args.backend,
+                          scheduler=args.scheduler, progress=not args.quiet, chunk_size=args.chunk_size)
+    path, line = write_ab_report(arm_a, arm_b, args.base, args.variant, arm_a.parent / "report", args.min_effect)
+    print(line)
+    print(f"report written to {path}")
 
 
 def _cmd_report(args: argparse.Namespace) -> None:
     from analysis.report import write_report
 
     out = args.out or args.run_dirs[0] / "report"
-    path = write_report(list(args.run_dirs), out)
+    path = write_report(list(args.run_dirs), out, min_effect=args.min_effect)
     print(f"report written to {path}")
 
 
 def _cmd_replay(args: argparse.Namespace) -> None:
     from sim.study import plan_study
 
-    if args.game_index < 0:
-        raise PlaytestError(f"--game-index must be >= 0, not {args.game_index}")
     _register_file(args.game, args.strategy_file)
     study = plan_study(args.game, args.players, args.game_index + 1, args.strategies, args.rotate, args.seed,
-                       args.overrides)
+                       args.overrides, seating=args.seating)
     seat_row = study.seats(args.game_index, 1)[0]
     print(study.spec.replay(study.rules, study.n_players, seat_row, args.game_index, study.seed, study.table(),
                             study.strategy_names()))
@@ -127,12 +215,14 @@ def _cmd_replay(args: argparse.Namespace) -> None:
 def _cmd_bench(args: argparse.Namespace) -> None:
     from sim.bench import format_bench, run_bench
 
-    get_game(args.game)
+    spec = get_game(args.game)
+    if args.players is not None:
+        spec.check_players(args.players)
     result = run_bench(args.game, args.players, args.games, args.jobs, args.nojit_seconds)
     print(json.dumps(result) if args.json else format_bench(result))
 
 
-COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "run": _cmd_run, "report": _cmd_report,
+COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "run": _cmd_run, "ab": _cmd_ab, "report": _cmd_report,
             "replay": _cmd_replay, "bench": _cmd_bench}
 
 

@@ -8,14 +8,18 @@ parts listed in the manifest with a good checksum are kept, the rest are (re)don
 from __future__ import annotations
 
 import contextlib
+import os
 import platform
+import socket
 import subprocess
 import time
+from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import joblib
+from filelock import FileLock, Timeout
 from tqdm import tqdm
 
 from sim.core.errors import PlaytestError
@@ -85,6 +89,33 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[int]:
         raise PlaytestError(f"unknown backend '{backend}'; use loky or dask")
 
 
+LOCK = ".playtest.lock"
+WRITER = ".playtest.writer"
+"""The lock that lets one process at a time write a run directory, and the note naming that process."""
+
+
+@contextlib.contextmanager
+def one_writer(run_dir: Path) -> Iterator[None]:
+    """Hold the run directory's lock for this process; refuse, naming the holder, if another has it."""
+    lock = FileLock(run_dir / LOCK, timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        note = run_dir / WRITER
+        who = note.read_text().strip() if note.is_file() else "another process"
+        raise PlaytestError(
+            f"{run_dir} is being written by {who}; wait for it to finish (then re-run to resume) or pass another --out"
+        ) from None
+    note = run_dir / WRITER
+    try:
+        since = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        note.write_text(f"playtest process {os.getpid()} on {socket.gethostname()} (since {since})\n")
+        yield
+    finally:
+        note.unlink(missing_ok=True)
+        lock.release()
+
+
 def _open_run(run_dir: Path, study: Study) -> dict[str, Any]:
     """Load a matching manifest to resume, or start a new one; refuse a directory holding another study."""
     config = study.config()
@@ -101,8 +132,22 @@ def _open_run(run_dir: Path, study: Study) -> dict[str, Any]:
 
 def execute(study: Study, run_dir: Path, jobs: int = -1, backend: str = "loky",
             scheduler: str | None = None, progress: bool = True) -> Path:
-    """Play every missing part of ``study`` into ``run_dir`` and complete its manifest."""
-    run_dir.mkdir(parents=True, exist_ok=True)
+    """Play every missing part of ``study`` into ``run_dir`` and complete its manifest (one writer at a time)."""
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise PlaytestError(f"{run_dir} is not a directory; pass another --out") from None
+    except PermissionError:
+        raise PlaytestError(f"cannot create {run_dir} (permission denied); pass a writable --out") from None
+    if not os.access(run_dir, os.W_OK):
+        raise PlaytestError(f"{run_dir} is not writable; pass a writable --out")
+    with one_writer(run_dir):
+        return _execute(study, run_dir, jobs, backend, scheduler, progress)
+
+
+def _execute(study: Study, run_dir: Path, jobs: int, backend: str, scheduler: str | None,
+             progress: bool) -> Path:
+    """The body of ``execute``, run while this process holds the directory's lock."""
     manifest = _open_run(run_dir, study)
     kept = {e["index"]: e for e in manifest["parts"] if part_is_intact(run_dir, e)}
     redo = sorted({e["index"] for e in manifest["parts"]} - set(kept))
@@ -110,7 +155,7 @@ def execute(study: Study, run_dir: Path, jobs: int = -1, backend: str = "loky",
         tqdm.write(f"playtest: redoing {len(redo)} part(s) whose files are missing or fail their checksum: {redo}")
     todo = [p for p in range(study.n_parts()) if p not in kept]
     manifest.update(parts=sorted(kept.values(), key=lambda e: e["index"]), complete=not todo)
-    manifest.update(versions=_versions(), git_commit=_git_commit())
+    manifest.update(versions=_versions(), git_commit=_git_commit(), overrides=list(study.overrides))
     write_manifest(run_dir, manifest)
     if not todo:
         return run_dir
@@ -152,9 +197,51 @@ def run_study(
     scheduler: str | None = None,
     progress: bool = True,
     chunk_size: int | None = None,
+    seating: str | None = None,
 ) -> Path:
-    """Plan and run a study; return its run directory (default ``runs/<run-id>``)."""
-    study = plan_study(game, players, games, strategies, rotate, seed, overrides, chunk_size)
+    """Plan and run a study; return its run directory (default ``runs/<run-id>``).
+
+    ``seating`` is random, all or fixed (see sim.study); ``rotate=True`` is the old name of random.
+    """
+    if jobs == 0 or jobs < -1:
+        raise PlaytestError(f"--jobs must be a positive number of worker processes or -1 for all cores, not {jobs}")
+    if backend == "dask" and not scheduler:
+        raise PlaytestError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+    study = plan_study(game, players, games, strategies, rotate, seed, overrides, chunk_size, seating)
     run_dir = Path(out) if out else Path("runs") / study.run_id()
     return execute(study, run_dir, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
 
+
+
+def run_ab(
+    game: str,
+    players: int,
+    games: int,
+    strategies: Sequence[str] | None,
+    base: str,
+    variant: str,
+    seed: int = 0,
+    seating: str | None = None,
+    jobs: int = -1,
+    out: str | Path | None = None,
+    **kw: Any,
+) -> tuple[Path, Path]:
+    """A causal A/B on common random numbers: arm A plays the pool, arm B the same games with ``base``
+    replaced by ``variant`` in the same seats (same seed, same seating); returns both run directories.
+    ``kw`` passes overrides, backend, scheduler, progress and chunk_size through to ``run_study``.
+    """
+    study = plan_study(game, players, games, strategies, False, seed, kw.get("overrides", ()),
+                       kw.get("chunk_size"), seating)
+    study.spec.strategies.get(variant)
+    if base not in study.lineup:
+        raise PlaytestError(f"--base {base} is not in the lineup ({', '.join(study.lineup)}); pick one of them")
+    if variant in study.lineup:
+        raise PlaytestError(f"--variant {variant} is already in the lineup; arm B must differ from arm A in one strategy")
+    swapped = [variant if s == base else s for s in study.lineup]
+    root = Path(out) if out else Path("runs") / f"ab-{study.run_id()}-{base}-vs-{variant}"
+    arms = []
+    for arm, lineup in (("A", list(study.lineup)), ("B", swapped)):
+        name = f"{arm}-{base if arm == 'A' else variant}"
+        arms.append(run_study(game, players, games, lineup, seed=seed, jobs=jobs, out=root / name,
+                              seating=study.seating, **kw))
+    return arms[0], arms[1]

@@ -1,10 +1,25 @@
-"""A study: which game, rules variant, player count and strategy seating; validated before anything runs."""
+"""A study: which game, rules variant, player count and strategy seating; validated before anything runs.
+
+Seating designs (who sits where in game i) depend only on (seed, game index), never on chunking:
+
+- ``random``: each game seats a uniformly random ordered selection of the pool. Seat and strategy
+  separate, and so do neighbours and the order in which two strategies play.
+- ``all``: every ordered selection of the pool is played equally often (blocks of all orderings, each
+  block in a random order); for pools with too many orderings, blocks of rotations of random orderings.
+- ``fixed``: the lineup as given in every game (seat and strategy cannot be told apart when it mixes
+  strategies).
+
+Cyclic rotation alone (the former ``--rotate``) keeps every strategy next to the same neighbours, so
+``--rotate`` now means ``random``.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
+import math
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -24,10 +39,12 @@ class Study:
     n_players: int
     n_games: int
     lineup: tuple[str, ...]
-    rotate: bool
+    seating: str
     seed: int
     rules: Any
     chunk_size: int
+    overrides: tuple[str, ...] = ()
+    """The --set arguments that made ``rules`` (recorded so a report can print a replay command)."""
 
     @property
     def spec(self) -> GameSpec:
@@ -41,16 +58,16 @@ class Study:
         return self.spec.strategies.table(self.strategy_names())
 
     def seats(self, first_index: int, n_games: int) -> np.ndarray:
-        """Strategy-table row per (game, seat).
-
-        Without ``rotate`` every game seats the lineup as given. With ``rotate`` game i seats lineup
-        entries i, i+1, ... (mod the lineup's length): each strategy plays each seat equally often, and a
-        lineup longer than the player count is a pool from which every game seats a different selection.
-        """
+        """Strategy-table row per (game, seat) for games first_index .. first_index+n_games-1."""
         rows = np.array([self.strategy_names().index(s) for s in self.lineup], dtype=np.int64)
-        idx = np.arange(first_index, first_index + n_games, dtype=np.int64)[:, None]
-        shift = idx % len(rows) if self.rotate else np.zeros_like(idx)
-        return rows[(np.arange(self.n_players)[None, :] + shift) % len(rows)]
+        idx = np.arange(first_index, first_index + n_games, dtype=np.int64)
+        if self.seating == "fixed":
+            order = np.broadcast_to(np.arange(self.n_players), (n_games, self.n_players))
+        elif self.seating == "random":
+            order = random_orders(self.seed, idx, len(rows), self.n_players)
+        else:
+            order = balanced_orders(self.seed, idx, len(rows), self.n_players)
+        return rows[order]
 
     def n_parts(self) -> int:
         return -(-self.n_games // self.chunk_size)
@@ -72,7 +89,7 @@ class Study:
             "strategy_definitions": {
                 n: dataclasses.asdict(spec.strategies.get(n)) for n in self.strategy_names()
             },
-            "rotate": self.rotate,
+            "seating": self.seating,
             "seed": self.seed,
             "chunk_size": self.chunk_size,
             "rules": rules_dict(self.rules),
@@ -81,6 +98,57 @@ class Study:
     def run_id(self) -> str:
         digest = hashlib.sha256(json.dumps(self.config(), sort_keys=True).encode()).hexdigest()[:8]
         return f"{self.game}-{self.n_players}p-{self.n_games}g-seed{self.seed}-{digest}"
+
+
+SEATINGS = ("random", "all", "fixed")
+ALL_ORDERS_LIMIT = 40_320
+"""Largest number of ordered selections ``all`` enumerates (8!); larger pools use blocks of rotations."""
+_SALT = np.uint64(0x5EA7_1A6E_D00D_F00D)
+"""Mixed into the seating keys so seats draw on a stream of their own, apart from the game's RNG."""
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """SplitMix64 finaliser over uint64 arrays (wrapping arithmetic)."""
+    with np.errstate(over="ignore"):
+        x = x + np.uint64(0x9E3779B97F4A7C15)
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return x ^ (x >> np.uint64(31))
+
+
+def _keys(seed: int, index: np.ndarray, width: int) -> np.ndarray:
+    """64 random bits per (index, column), a pure function of (seed, index, column)."""
+    with np.errstate(over="ignore"):
+        base = _mix(_mix(np.uint64(seed) ^ _SALT) ^ _mix(index.astype(np.uint64) * np.uint64(0xBF58476D1CE4E5B9)))
+        return _mix(base[:, None] + np.arange(1, width + 1, dtype=np.uint64)[None, :])
+
+
+def random_orders(seed: int, index: np.ndarray, pool: int, players: int) -> np.ndarray:
+    """Per game, the pool positions seated in each seat: a uniformly random ordered selection."""
+    return np.argsort(_keys(seed, index, pool), axis=1, kind="stable")[:, :players]
+
+
+def balanced_orders(seed: int, index: np.ndarray, pool: int, players: int) -> np.ndarray:
+    """Every ordered selection equally often: block b of games plays all of them in a random order.
+
+    With more than ALL_ORDERS_LIMIT orderings a block is the ``pool`` rotations of one random ordering:
+    each strategy takes each seat once per block and neighbours change from block to block.
+    """
+    n_orders = math.perm(pool, players)
+    if n_orders <= ALL_ORDERS_LIMIT:
+        orders = np.array(list(itertools.permutations(range(pool), players)), dtype=np.int64)
+        block, pos = np.divmod(index, n_orders)
+        return orders[_block_positions(seed, block, pos, n_orders)]
+    block, pos = np.divmod(index, pool)
+    base = random_orders(seed, block, pool, pool)
+    return np.take_along_axis(base, (pos[:, None] + np.arange(players)[None, :]) % pool, axis=1)
+
+
+def _block_positions(seed: int, block: np.ndarray, pos: np.ndarray, size: int) -> np.ndarray:
+    """Position ``pos`` of a random permutation of range(size) drawn for each block."""
+    blocks, which = np.unique(block, return_inverse=True)
+    perms = np.argsort(_keys(seed ^ 0x0B10C, blocks, size), axis=1, kind="stable")
+    return perms[which, pos]
 
 
 def plan_study(
@@ -92,34 +160,45 @@ def plan_study(
     seed: int = 0,
     overrides: Sequence[str] = (),
     chunk_size: int | None = None,
+    seating: str | None = None,
 ) -> Study:
-    """Validate the user's choices and return the study they describe."""
+    """Validate the user's choices and return the study they describe.
+
+    ``seating`` defaults to ``random`` when the seats hold different strategies (``rotate`` is its old
+    name) and to ``fixed`` for a mirror match.
+    """
     spec = get_game(game)
     spec.check_players(players)
     if games < 1:
         raise PlaytestError(f"--games must be at least 1, not {games}")
     if not 0 <= seed < 2**63:
         raise PlaytestError(f"--seed must be an integer from 0 to 2**63-1, not {seed}")
-    names = list(strategies) if strategies else _default_lineup(spec.default_lineup, players, rotate)
+    if seating is not None and seating not in SEATINGS:
+        raise PlaytestError(f"unknown seating '{seating}'; use one of {', '.join(SEATINGS)}")
+    if rotate and seating not in (None, "random"):
+        raise PlaytestError(f"--rotate means --seating random; drop --rotate or --seating {seating}")
+    names = list(strategies) if strategies else _default_lineup(spec.default_lineup, players, seating != "fixed")
     for name in names:
         spec.strategies.get(name)
     if len(names) == 1:
         names = names * players
-    elif len(names) < players or (len(names) > players and not rotate):
+    elif len(names) < players or (len(names) > players and seating == "fixed"):
         raise PlaytestError(
             f"--strategies lists {len(names)} strategies for {players} players; give one per seat, a single "
-            f"name for all seats, or (with --rotate) a longer pool to draw each game's seats from"
+            f"name for all seats, or (with --seating random or all) a longer pool to draw each game's seats from"
         )
+    if seating is None:
+        seating = "random" if rotate or len(set(names)) > 1 else "fixed"
     rules = apply_overrides(spec.rules_type(), overrides, game)
     spec.validate(rules, players)
     size = chunk_size or spec.chunk_size
     if size < 1:
         raise PlaytestError(f"chunk size must be at least 1, not {size}")
-    return Study(game, players, games, tuple(names), rotate, seed, rules, size)
+    return Study(game, players, games, tuple(names), seating, seed, rules, size, tuple(overrides))
 
 
-def _default_lineup(pool: Sequence[str], players: int, rotate: bool) -> list[str]:
-    """The game's default pool when rotating (if it covers every seat); else the first names, cycled."""
-    if rotate and len(pool) >= players:
+def _default_lineup(pool: Sequence[str], players: int, pooled: bool) -> list[str]:
+    """The game's default pool (if it covers every seat) unless seats are fixed; else the first names, cycled."""
+    if pooled and len(pool) >= players:
         return list(pool)
     return [pool[s % len(pool)] for s in range(players)]

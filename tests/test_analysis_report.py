@@ -23,11 +23,12 @@ def test_single_run_report_files_and_embedded_images(tmp_path):
     assert 'src="' + "http" not in html  # self-contained: nothing fetched
     linked = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
     assert sorted(linked) == pngs
-    summary = md.split("## Win rate by seat")[0]
-    assert "2,000 with 4 players" in summary
-    assert "Seat 1 (first player) wins" in summary and "a real advantage" in summary
+    assert md.index("## Balance card") < md.index("## Seats and the seating design")
+    card = md.split("## Seats and the seating design")[0]
+    assert "| sea-adv (4p, 2,000 games) | 1: +" in card and "| passed |" in card
+    assert "00-balance-card-seat_ratio.png" in card and "Compensation" in card and "pts" in card
     assert "Starting-market advantage" in md and "Pirate impact" in md and "Gold curve" in md
-    assert "Seat 1 (first player) wins" in html
+    assert "Seat 1 (first player) +" in html and 'class="card"' in html and "Design check passed" in md
 
 
 def test_missing_optional_column_is_skipped_with_a_note(tmp_path):
@@ -42,7 +43,9 @@ def test_several_bus_runs_get_a_comparison(tmp_path):
                       strategies=["a", "b", "c", "a", "b"][:n], seed=n) for n in (3, 4)]
     md = (write_report(dirs, tmp_path / "out").parent / "report.md").read_text()
     first = md.index("## Comparison of runs")
-    assert first < md.index("## bus3 (3p, 400 games): Bus: summary") < md.index("## bus4 (4p, 400 games): Bus: summary")
+    assert md.index("## Balance card") < first
+    assert first < md.index("## bus3 (3p, 400 games): Seats and the seating design") < md.index(
+        "## bus4 (4p, 400 games): Seats and the seating design")
     assert "## Bus across runs" in md and "800 games in all" in md
     assert "no handicap to measure" in md and "## bus4 (4p, 400 games): 18-stick seats and lines" in md
 
@@ -52,7 +55,7 @@ def test_unknown_game_still_reports_standard_sections(tmp_path):
     manifest = (run_dir / "manifest.json").read_text().replace('"game": "sea_trade"', '"game": "other"')
     (run_dir / "manifest.json").write_text(manifest)
     md = (write_report([run_dir], tmp_path / "out").parent / "report.md").read_text()
-    assert "No specific sections are registered for 'other'." in md and "## Win rate by seat" in md
+    assert "No specific sections are registered for 'other'." in md and "## Seats and the seating design" in md
 
 
 def test_bad_input_raises_playtest_error(tmp_path):
@@ -68,3 +71,39 @@ def test_rule_variants_comparison_names_the_changed_rule(tmp_path):
     md = (write_report([a, b], tmp_path / "out").parent / "report.md").read_text()
     comparison = md.split("## cap200")[0]
     assert "round_cap=200" in comparison and "round_cap=100" in comparison and "islands" not in comparison
+
+
+def test_fixed_mixed_lineup_reports_no_seat_advantage(tmp_path):
+    """Seat and strategy confounded: the card and the seat section say so and label no seat."""
+    run_dir = write_run(tmp_path / "fixed", n_games=1500, strategies=["a", "b", "c", "d"], seating="fixed",
+                        seat_weights=[2.0, 1, 1, 1], seed=26)
+    md = (write_report([run_dir], tmp_path / "out").parent / "report.md").read_text()
+    card = md.split("## Seats and the seating design")[0]
+    assert "cannot be told apart from strategy (fixed seating)" in card and "| confounded |" in card
+    seats = md.split("## Seats and the seating design")[1].split("## Strategies")[0]
+    assert seats.count("Seat and strategy cannot be told apart") == 1 and "no seat effect is labelled" in seats
+    assert "large" not in seats
+
+
+def test_card_replay_command_reproduces_the_logged_seats(tmp_path):
+    """The card's `playtest replay ...` line plans the same study: the same seats for that game as the log."""
+    import shlex
+
+    from analysis.card import replay_command
+    from analysis.load import load_run
+    from sim.cli import build_parser
+    from sim.runner import run_study
+    from sim.study import plan_study
+
+    run_dir = run_study("sea_trade", 3, 60, ["trader", "raider", "blocker", "balanced"], seed=4, jobs=1,
+                        out=tmp_path / "r", overrides=["win_gold=30"], progress=False)
+    run = load_run(run_dir)
+    cmd = replay_command(run, 17)
+    assert cmd.startswith("playtest replay sea_trade --players 3 --seed 4 ") and "--set win_gold=30" in cmd
+    args = build_parser().parse_args(shlex.split(cmd)[1:])
+    study = plan_study(args.game, args.players, args.game_index + 1, args.strategies, args.rotate, args.seed,
+                       args.overrides, seating=args.seating)
+    names = study.strategy_names()
+    logged = run.players[run.players["game_index"] == 17].sort_values("seat")["strategy"].astype(str).tolist()
+    assert [names[i] for i in study.seats(17, 1)[0]] == logged
+    assert study.rules == plan_study("sea_trade", 3, 1, overrides=["win_gold=30"]).rules

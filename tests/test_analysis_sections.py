@@ -34,11 +34,14 @@ def test_sea_trade_starting_market_advantage_shows():
 def test_sea_trade_plunderer_effect_and_missing_column_skipped():
     run = make_run("sea_trade", n_games=3000, seed=12)
     p = run.players
-    p["plunders_made"] = np.where(p["won"] > 0, 2, 0)
-    section = sea_trade.pirates(run)
-    assert any("Plunderers win +" in t and "a real difference" in t for t in _texts(section))
+    rng = np.random.default_rng(1)
+    p["plunders_made"] = np.where(rng.random(len(p)) < np.where(p["won"] > 0, 0.8, 0.3), 2, 0)
+    section = sea_trade.pirates(run, 2.0)
+    text = [t for t in _texts(section) if t.startswith("plunderers minus non-plunderers: +")][0]
+    assert "in the same games (large); adjusted for strategy, seat and game length: +" in text
+    assert "Mantel-Haenszel" in text and "not a cause" in text
     run.players = p.drop(columns=["plunders_made", "cargo_lost"])
-    section = sea_trade.pirates(run)
+    section = sea_trade.pirates(run, 2.0)
     assert any("Skipped 'win rate of plunderers': column(s) plunders_made" in t for t in _texts(section))
     assert any("Skipped 'cargo lost': column(s) cargo_lost" in t for t in _texts(section))
     assert any(isinstance(b, Plot) and b.name == "plunders" for b in section.blocks)  # game-level figure kept
@@ -64,7 +67,7 @@ def test_bus_last_gem_taker_always_winning_is_reported():
     run = make_run("bus", n_players=4, n_games=2000, seed=15)
     g = run.games
     g["last_gem_seat"] = np.where(g["gems_taken"] == 5, g["winner_seat"], -1)
-    section = bus.gems(run)
+    section = bus.gems(run, 2.0)
     taker = [t for t in _tables(section) if t.columns[0] == "player"][0]
     assert taker["win rate [95% CI]"].iloc[0].startswith("100.0%")
     gem_table = [t for t in _tables(section) if "gem" in t.columns][0].set_index("gem")
@@ -78,18 +81,20 @@ def test_bus_short_stick_handicap_detected_and_absent_in_3p():
     run = make_run("bus", n_players=5, n_games=2000, seed=16)
     p = run.players
     p["stick_limit"] = np.where(p["won"] > 0, 28, p["stick_limit"])  # 18-stick seats never win
-    texts = _texts(bus.short_sticks(run))
-    assert any(t.startswith("18-stick players win -") and "a real difference" in t for t in texts)
+    texts = _texts(bus.short_sticks(run, 2.0))
+    assert any(t.startswith("18-stick minus 28-stick players: -") and "(large)" in t and "clustered by game" in t
+               for t in texts)
     three = make_run("bus", n_players=3, n_games=300, strategies=["a", "b", "c"], seed=17)
-    assert "no handicap to measure" in _texts(bus.short_sticks(three))[0]
+    assert "no handicap to measure" in _texts(bus.short_sticks(three, 2.0))[0]
 
 
 def test_bus_most_buses_and_action_slots():
     run = make_run("bus", n_players=4, n_games=2000, seed=18)
     p = run.players
     p["buses"] = np.where(p["won"] > 0, 6, 1)
-    texts = _texts(bus.buses(run))
-    assert any(t.startswith("Players with the most buses (ties included) win +") and "a real difference" in t for t in texts)
+    texts = _texts(bus.buses(run, 2.0))
+    assert any(t.startswith("players with the most buses (ties included) minus the others: +") and "(large)" in t
+               for t in texts)
     section = bus.actions(run)
     slots = [b for b in section.blocks if isinstance(b, Plot) and b.name == "slots"]
     assert len(slots) == 1
@@ -101,5 +106,6 @@ def test_bus_compare_lists_each_run():
     runs = [make_run("bus", n_players=n, n_games=500, strategies=["a", "b", "c", "a", "b"][:n], seed=n) for n in (3, 4, 5)]
     table = _tables(bus.compare(runs)[0])[0]
     assert table["players"].tolist() == [3, 4, 5]
-    assert table["18-stick minus 28-stick win rate"].iloc[0] == "n/a"
-    assert table["18-stick minus 28-stick win rate"].iloc[1].endswith("]")
+    column = "18-stick minus 28-stick win rate (game-clustered)"
+    assert table[column].iloc[0] == "n/a"
+    assert table[column].iloc[1].endswith("]") and "pts" in table[column].iloc[1]

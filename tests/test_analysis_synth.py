@@ -27,18 +27,38 @@ def _ranks(score: np.ndarray) -> np.ndarray:
     return 1 + (score[:, None, :] > score[:, :, None]).sum(axis=2)
 
 
+def seat_pool(n_games: int, n_players: int, pool: list[str], seating: str, rng) -> np.ndarray:
+    """[games, seats] strategy names: a random ordered selection of the pool per game, cyclic windows of it
+    (the old --rotate), or the pool's names in every game (fixed; a short pool is repeated)."""
+    k = len(pool)
+    if seating == "random":
+        order = np.argsort(rng.random((n_games, k)), axis=1)[:, :n_players]
+    elif seating == "cyclic":
+        order = (np.arange(n_games)[:, None] + np.arange(n_players)[None, :]) % k
+    else:
+        order = np.broadcast_to(np.arange(n_players) % k, (n_games, n_players))
+    return np.asarray(pool)[order]
+
+
 def make_frames(game: str, n_players: int, n_games: int, strategies: list[str], seat_weights=None,
-                strengths=None, rotate: bool = True, no_winner: float = 0.0, seed: int = 0):
-    """Games and players DataFrames where seat s and strategy k win with odds seat_weights[s] * strengths[k]."""
+                strengths=None, seating: str = "random", no_winner: float = 0.0, seed: int = 0,
+                interactions=None, after=None):
+    """Games and players DataFrames where the player in seat s playing strategy k wins with odds
+    seat_weights[s] * strengths[k] * interactions[(k, s)] * after[strategy seated just before].
+
+    ``strategies`` is the pool (seated by ``seating``); ``after`` plants a neighbour effect.
+    """
     rng = np.random.default_rng(seed)
     seat_w = np.ones(n_players) if seat_weights is None else np.asarray(seat_weights, float)
     names = sorted(set(strategies))
     strength = {s: 1.0 for s in names} if strengths is None else strengths
     gi = np.arange(n_games)
-    lineup = np.array(strategies)
-    seat_strat = np.stack([np.roll(lineup, -(i % n_players)) if rotate else lineup for i in range(n_players)])
-    strat = seat_strat[gi % n_players]  # [G, n]
+    strat = seat_pool(n_games, n_players, list(strategies), seating, rng)  # [G, n]
     odds = seat_w[None, :] * np.vectorize(strength.get)(strat)
+    for (name, seat), factor in (interactions or {}).items():
+        odds[:, seat] *= np.where(strat[:, seat] == name, factor, 1.0)
+    if after:
+        odds *= np.vectorize(lambda s: after.get(s, 1.0))(np.roll(strat, 1, axis=1))
     cum = np.cumsum(odds / odds.sum(axis=1, keepdims=True), axis=1)
     winner = (rng.random(n_games)[:, None] > cum).sum(axis=1)
     decided = rng.random(n_games) >= no_winner
@@ -123,7 +143,7 @@ def make_run(game: str = "sea_trade", n_players: int = 4, n_games: int = 2000, s
     players["strategy"] = players["strategy"].astype("category")
     games["end_reason"] = games["end_reason"].astype("category")
     manifest = {"game": game, "title": game, "n_players": n_players, "strategies": strategies, "n_games": n_games,
-                "rotate": True, "seed": 1, "rules": {}, "parts": []}
+                "seating": kw.get("seating", "random"), "seed": 1, "rules": {}, "parts": []}
     return Run(Path(f"synthetic-{game}-{n_players}p"), manifest, games, players)
 
 
@@ -145,7 +165,7 @@ def write_run(run_dir: Path, game: str = "sea_trade", n_players: int = 4, n_game
                       "games": _write_part(run_dir / "games" / f"part-{i:05d}.parquet", g),
                       "players": _write_part(run_dir / "players" / f"part-{i:05d}.parquet", p)})
     manifest = {"game": game, "title": {"sea_trade": "Sea Trade", "bus": "Bus"}.get(game, game),
-                "n_players": n_players, "rules": rules or {"round_cap": 200}, "strategies": strategies, "rotate": True,
+                "n_players": n_players, "rules": rules or {"round_cap": 200}, "strategies": strategies, "seating": kw.get("seating", "random"),
                 "seed": 1, "n_games": n_games, "chunk_size": int(bounds[1]), "versions": {}, "git_commit": "x",
                 "timings": {"wall_s": 1.0, "games_per_s": float(n_games)}, "complete": True, "parts": parts}
     (run_dir / "manifest.json").write_text(json.dumps(manifest))

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main
+from sim.core.spec import get_game
 from sim.runner import run_study
 
 PLAYTEST = [sys.executable, "-m", "sim.cli"]
@@ -36,8 +37,8 @@ def _error_line(capsys) -> str:
         (["run", "bus", "--players", "6", "--games", "10"], "not 6"),
         (["run", "sea_trade", "--players", "4", "--games", "10", "--strategies", "trader,raider"],
          "2 strategies for 4 players"),
-        (["run", "sea_trade", "--players", "2", "--games", "10", "--strategies", "trader,raider,blocker"],
-         "longer pool"),
+        (["run", "sea_trade", "--players", "2", "--games", "10", "--strategies", "trader,raider,blocker",
+          "--seating", "fixed"], "longer pool"),
         (["strategies", "monopoly"], "unknown game 'monopoly'"),
         (["run", "bus", "--players", "4", "--games", "10", "--seed", "-3"], "--seed must be"),
         (["replay", "sea_trade", "--players", "3", "--seed", "1", "--game-index", "-1"], "--game-index"),
@@ -49,6 +50,86 @@ def _error_line(capsys) -> str:
 def test_bad_input_is_one_line_exit_2(argv, needle, capsys):
     assert main(argv) == 2
     assert needle in _error_line(capsys)
+
+
+RUN = ["run", "bus", "--players", "4", "--games", "10"]
+AB = ["ab", "bus", "--players", "4", "--games", "10", "--base", "balanced", "--variant", "random"]
+FILE = "/etc/hostname"
+"""An existing file: not a directory, so not a usable --out."""
+
+BAD_FLAGS = [
+    # flag, argv, what the one error line must say
+    ("game", ["run", "chess", "--players", "4", "--games", "10"], "unknown game 'chess'"),
+    ("--players", RUN[:2] + ["--players", "x", "--games", "10"], "invalid int value: 'x'"),
+    ("--players", RUN[:2] + ["--players", "2", "--games", "10"], "3 to 5 players, not 2"),
+    ("--strategies", RUN + ["--strategies", ","], "names no strategy"),
+    ("--strategies", RUN + ["--strategies", "balanced,nosuch"], "unknown strategy 'nosuch'"),
+    ("--strategy-file", RUN + ["--strategy-file", "/nonexistent.json"], "strategy file '/nonexistent.json' not found"),
+    ("--seating", RUN + ["--seating", "cyclic"], "invalid choice: 'cyclic'"),
+    ("--rotate", RUN + ["--rotate", "--seating", "fixed"], "--rotate means --seating random"),
+    ("--seed", RUN + ["--seed", "-1"], "--seed must be an integer from 0 to 2**63-1"),
+    ("--seed", RUN + ["--seed", str(2**63)], "--seed must be an integer from 0 to 2**63-1"),
+    ("--seed", RUN + ["--seed", "1.5"], "invalid int value: '1.5'"),
+    ("--set", RUN + ["--set", "board"], "is not FIELD=VALUE"),
+    ("--set", RUN + ["--set", "nosuch=1"], "unknown rules field"),
+    ("--games", RUN[:4] + ["--games", "0"], "argument --games: must be at least 1, not 0"),
+    ("--games", RUN[:4] + ["--games", "ten"], "argument --games: 'ten' is not a whole number"),
+    ("--jobs", RUN + ["--jobs", "0"], "argument --jobs: must be a positive number of workers or -1"),
+    ("--jobs", RUN + ["--jobs", "-2"], "argument --jobs: must be at least -1, not -2"),
+    ("--out", RUN + ["--out", FILE], f"{FILE} is not a directory; pass another --out"),
+    ("--backend", RUN + ["--backend", "spark"], "invalid choice: 'spark'"),
+    ("--backend", RUN + ["--backend", "dask"], "--backend dask needs --scheduler"),
+    ("--scheduler", RUN + ["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler is only used with --backend dask"),
+    ("--chunk-size", RUN + ["--chunk-size", "0"], "argument --chunk-size: must be at least 1, not 0"),
+    ("--quiet", RUN + ["--quiet=yes"], "ignored explicit argument 'yes'"),
+    ("--base", AB[:-4] + ["--base", "nosuch", "--variant", "random"], "--base nosuch is not in the lineup"),
+    ("--variant", AB[:-2] + ["--variant", "commuter"], "--variant commuter is already in the lineup"),
+    ("--variant", AB[:-2] + ["--variant", "nosuch"], "unknown strategy 'nosuch'"),
+    ("--min-effect", AB + ["--min-effect", "0"], "--min-effect must be above 0 and below 100"),
+    ("--min-effect", ["report", "/nonexistent/run", "--min-effect", "lots"], "'lots' is not a number"),
+    ("--min-effect", ["report", "/nonexistent/run", "--min-effect", "150%"], "--min-effect must be above 0"),
+    ("run_dirs", ["report", "/nonexistent/run"], "/nonexistent/run/manifest.json not found"),
+    ("--out", ["report", "RUN", "--out", FILE], f"{FILE} is not a directory; pass another --out"),
+    ("--game-index", ["replay", "bus", "--players", "4", "--game-index", "-1"], "argument --game-index: must be at least 0"),
+    ("--game-index", ["replay", "bus", "--players", "4", "--game-index", "x"], "'x' is not a whole number"),
+    ("game", ["bench", "chess"], "unknown game 'chess'"),
+    ("--players", ["bench", "bus", "--players", "9"], "3 to 5 players, not 9"),
+    ("--games", ["bench", "bus", "--games", "0"], "argument --games: must be at least 1"),
+    ("--jobs", ["bench", "bus", "--jobs", "0"], "argument --jobs: must be a positive number"),
+    ("--nojit-seconds", ["bench", "bus", "--nojit-seconds", "0"], "argument --nojit-seconds: must be a positive number"),
+    ("--nojit-seconds", ["bench", "bus", "--nojit-seconds", "soon"], "'soon' is not a number"),
+    ("--json", ["bench", "bus", "--json=1"], "ignored explicit argument '1'"),
+    ("game", ["strategies", "chess"], "unknown game 'chess'"),
+    ("command", ["frobnicate"], "invalid choice: 'frobnicate'"),
+]
+
+
+@pytest.mark.parametrize("flag, argv, needle", BAD_FLAGS, ids=[f"{a[0]}-{f}-{i}" for i, (f, a, _) in enumerate(BAD_FLAGS)])
+def test_every_flag_rejects_bad_values_in_one_line(flag, argv, needle, tmp_path, capsys, monkeypatch):
+    """Every flag's invalid values: exit 2, one line naming the problem, and nothing written."""
+    monkeypatch.chdir(tmp_path)
+    argv = [str(tmp_path / "run") if a == "RUN" else a for a in argv]
+    if "RUN" in [a for a in argv] or argv[:2] == ["report", str(tmp_path / "run")]:
+        run_study("bus", 4, 20, jobs=1, out=tmp_path / "run", progress=False)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    assert main(argv) == 2
+    assert needle in _error_line(capsys)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+def test_bad_flag_table_covers_every_flag():
+    """The table above names every option and positional of every verb: all flags are tested, not a sample."""
+    from sim.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    covered = {f for f, _, _ in BAD_FLAGS}
+    for verb, p in sub.choices.items():
+        for action in p._actions:
+            if action.dest == "help":
+                continue
+            name = action.option_strings[-1] if action.option_strings else action.dest
+            assert name in covered, (verb, name)
 
 
 def test_console_script_prints_no_traceback(tmp_path):
@@ -86,6 +167,26 @@ def test_malformed_strategy_file(tmp_path, capsys):
     bad.write_text("{not json")
     assert main(["run", "sea_trade", "--players", "2", "--games", "5", "--strategy-file", str(bad)]) == 2
     assert "malformed" in _error_line(capsys)
+
+
+def test_ab_verb_runs_both_arms_and_reports_the_change(tmp_path, capsys):
+    """`playtest ab`: arm A with the base strategy, arm B with the variant from a file, same games; one answer."""
+    weights = {d: dict(r) for d, r in get_game("bus").strategies.get("clockmaster").weights.items()}
+    weights["clock"] = {"stop": -100.0}
+    path = tmp_path / "noclock.json"
+    path.write_text(json.dumps([{"name": "noclock", "description": "never stops the clock", "weights": weights}]))
+    out = tmp_path / "ab"
+    assert main(["ab", "bus", "--players", "4", "--games", "300", "--base", "clockmaster", "--variant", "noclock",
+                 "--strategy-file", str(path), "--seed", "2", "--jobs", "1", "--quiet", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("Playing noclock instead of clockmaster changes that player's win rate by ")
+    assert " pts [" in printed and "300 paired games" in printed
+    md = (out / "report" / "report.md").read_text()
+    assert md.index("## A/B: what the variant changes") < md.index("## Balance card")
+    a = json.loads((out / "A-clockmaster" / "manifest.json").read_text())
+    b = json.loads((out / "B-noclock" / "manifest.json").read_text())
+    assert a["seed"] == b["seed"] and a["seating"] == b["seating"] == "random"
+    assert [s.replace("clockmaster", "noclock") for s in a["strategies"]] == b["strategies"]
 
 
 def test_user_strategy_from_file_runs_without_engine_change(tmp_path, capsys):

@@ -24,7 +24,7 @@ CHUNK = 300
 
 
 def _run(game: str, out: Path, **kw) -> Path:
-    args = dict(players=4, games=N, rotate=True, seed=7, jobs=1, progress=False, chunk_size=CHUNK)
+    args = dict(players=4, games=N, seating="random", seed=7, jobs=1, progress=False, chunk_size=CHUNK)
     args.update(kw)
     return run_study(game, out=out, **args)
 
@@ -55,25 +55,62 @@ def test_seed_changes_games(tmp_path):
     assert not a["score"].equals(b["score"])
 
 
-def test_rotation_balances_seats():
-    """With --rotate every strategy sits in every seat equally often."""
-    study = plan_study("sea_trade", 4, 4000, ["trader", "raider", "blocker", "random"], rotate=True)
-    seats = study.seats(0, 4000)
+POOL5 = ["balanced", "commuter", "expander", "builder", "clockmaster"]
+
+
+def test_random_seating_is_a_pure_function_of_seed_and_game_index():
+    """--seating random: any split of the games into chunks gives the same seats; another seed other seats."""
+    study = plan_study("bus", 4, 6000, POOL5, seating="random", seed=3)
+    whole = study.seats(0, 6000)
+    assert (np.vstack([study.seats(0, 1234), study.seats(1234, 4766)]) == whole).all()
+    assert not (plan_study("bus", 4, 6000, POOL5, seating="random", seed=4).seats(0, 6000) == whole).all()
+    assert all(len(set(row)) == 4 for row in whole.tolist())
+
+
+def test_random_seating_is_uniform_over_seats_orders_and_neighbours():
+    """Each strategy takes each seat, each pair meets in both orders and neighbours vary (unlike rotation)."""
+    seats = plan_study("bus", 4, 20000, POOL5, seating="random", seed=1).seats(0, 20000)
     for s in range(4):
-        assert np.bincount(seats[:, s], minlength=4).tolist() == [1000] * 4
-    fixed = plan_study("sea_trade", 4, 10, ["trader", "raider", "blocker", "random"]).seats(0, 10)
-    assert (fixed == fixed[0]).all()
+        share = np.bincount(seats[:, s], minlength=5) / 20000
+        assert np.abs(share - 0.2).max() < 0.015
+    after = np.zeros((5, 5))
+    np.add.at(after, (seats[:, :-1].ravel(), seats[:, 1:].ravel()), 1)
+    shares = after / after.sum(axis=1, keepdims=True)
+    assert np.abs(shares[~np.eye(5, dtype=bool)] - 0.25).max() < 0.02
 
 
-def test_rotated_pool_seats_every_strategy_in_every_seat():
-    """A pool longer than the player count: each game seats distinct strategies, all seats equally often."""
-    study = plan_study("bus", 3, 5000, ["balanced", "commuter", "expander", "builder", "clockmaster"], rotate=True)
-    seats = study.seats(0, 5000)
-    assert all(len(set(row)) == 3 for row in seats.tolist())
-    for s in range(3):
-        assert np.bincount(seats[:, s], minlength=5).tolist() == [1000] * 5
+def test_all_seating_plays_every_ordering_equally_often():
+    study = plan_study("bus", 4, 2 * 120, POOL5, seating="all", seed=2)
+    seats = study.seats(0, 240)
+    rows = [tuple(r) for r in seats.tolist()]
+    assert len(set(rows[:120])) == 120 and sorted(rows[:120]) == sorted(rows[120:])
+    assert (np.vstack([study.seats(0, 77), study.seats(77, 163)]) == seats).all()
+
+
+def test_all_seating_with_a_large_pool_balances_seats_in_blocks():
+    """A pool whose orderings are too many to enumerate: blocks of rotations of random orderings."""
+    from sim.study import ALL_ORDERS_LIMIT, balanced_orders
+
+    assert 10 * 9 * 8 * 7 * 6 * 5 > ALL_ORDERS_LIMIT
+    out = balanced_orders(5, np.arange(1000), 10, 6)
+    for s in range(6):
+        assert np.bincount(out[:, s], minlength=10).tolist() == [100] * 10
+    assert len({tuple(r) for r in out.tolist()}) > 500
+
+
+def test_fixed_seating_and_defaults():
+    fixed = plan_study("sea_trade", 4, 10, ["trader", "raider", "blocker", "random"], seating="fixed").seats(0, 10)
+    assert (fixed == fixed[0]).all() and fixed[0].tolist() == [0, 1, 2, 3]
+    assert plan_study("sea_trade", 4, 10, ["trader", "raider", "blocker", "random"]).seating == "random"
+    assert plan_study("sea_trade", 4, 10, ["trader"]).seating == "fixed"
+    assert plan_study("bus", 4, 10, POOL5, rotate=True).seating == "random"  # --rotate is a synonym
+    assert plan_study("bus", 4, 10).lineup == tuple(POOL5)
     with pytest.raises(PlaytestError, match="longer pool"):
-        plan_study("bus", 3, 10, ["balanced", "commuter", "expander", "builder"])
+        plan_study("bus", 3, 10, ["balanced", "commuter", "expander", "builder"], seating="fixed")
+    with pytest.raises(PlaytestError, match="unknown seating 'cyclic'"):
+        plan_study("bus", 3, 10, seating="cyclic")
+    with pytest.raises(PlaytestError, match="--rotate means --seating random"):
+        plan_study("bus", 3, 10, rotate=True, seating="fixed")
 
 
 def test_killed_run_resumes_to_identical_logs(tmp_path):
@@ -116,3 +153,38 @@ def test_other_study_in_same_dir_is_refused(tmp_path):
     with pytest.raises(PlaytestError, match="different study"):
         _run("sea_trade", run, games=300, seed=8)
     assert sorted(p.name for p in run.rglob("*")) == files
+
+
+def test_a_second_writer_is_refused_in_one_line_naming_the_first(tmp_path):
+    """Two `playtest run` into one directory: the second exits 2 naming the first process; nothing is lost."""
+    out = tmp_path / "busy"
+    cmd = [sys.executable, "-m", "sim.cli", "run", "sea_trade", "--players", "3", "--games", "20000", "--seed", "5",
+           "--jobs", "1", "--chunk-size", "500", "--quiet", "--out", str(out)]
+    first = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline and not (out / "manifest.json").exists():
+        time.sleep(0.05)
+    second = subprocess.run(cmd, capture_output=True, text=True)
+    still_running = first.poll() is None
+    first.wait()
+    assert still_running, "the first run finished before the second started; make it longer"
+    assert second.returncode == 2 and "Traceback" not in second.stderr
+    lines = second.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"is being written by playtest process {first.pid}" in lines[0], lines
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["complete"] and len(manifest["parts"]) == 40
+    assert len(read_tables(out)["games"]) == 20000
+    assert not (out / ".playtest.writer").exists()
+
+
+def test_lock_is_released_after_a_failed_run(tmp_path):
+    """A run refused inside the lock (another study in the directory) leaves the directory free to resume."""
+    from sim.runner import one_writer
+
+    run = _run("sea_trade", tmp_path / "r", games=300)
+    with pytest.raises(PlaytestError, match="different study"):
+        _run("sea_trade", run, games=300, seed=8)
+    with one_writer(run):
+        with pytest.raises(PlaytestError, match="is being written by playtest process"):
+            _run("sea_trade", run, games=300)
+    _run("sea_trade", run, games=300)

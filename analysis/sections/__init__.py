@@ -1,6 +1,7 @@
 """Report building blocks and the registry of game-specific report sections (one module per game).
 
-A game module ``analysis/sections/<game>.py`` defines ``sections(run) -> list[Section]`` and may
+A game module ``analysis/sections/<game>.py`` defines ``sections(run, threshold) -> list[Section]``
+(``threshold``: the smallest win-rate effect that matters, in points) and may
 define ``compare(runs) -> list[Section]`` for several runs of that game (e.g. 3, 4 and 5 players).
 Sections skip a figure whose optional column is missing and say so; they never drop data silently.
 """
@@ -11,6 +12,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Sequence, Union
 
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -48,12 +50,12 @@ class Section:
     blocks: list[Block] = field(default_factory=list)
 
 
-def game_sections(run: Run) -> list[Section]:
+def game_sections(run: Run, threshold: float = 2.0) -> list[Section]:
     """The game's own sections, or a note when the game has none registered."""
     module = SECTION_MODULES.get(run.game)
     if module is None:
         return [Section(f"{run.title}: game-specific analysis", [f"No specific sections are registered for '{run.game}'."])]
-    return importlib.import_module(module).sections(run)
+    return importlib.import_module(module).sections(run, threshold)
 
 
 def game_comparison(runs: Sequence[Run]) -> list[Section]:
@@ -73,6 +75,32 @@ def skip_note(what: str, missing: Sequence[str]) -> str:
     return f"Skipped '{what}': column(s) {', '.join(missing)} not in this run's logs."
 
 
+def association_blocks(run: Run, flag, yes: str, no: str, threshold: float) -> list[Block]:
+    """Win rates of two groups of player rows, their difference from the same games (game-clustered), and the
+    comparison adjusted for strategy, seat and game length beside it: an association is never shown alone."""
+    from analysis import stats
+    from analysis.models import association
+
+    p = run.players
+    t = stats.win_rates(p.assign(group=np.where(flag, yes, no)), "group")
+    blocks: list[Block] = [Table(rate_display(t, "group"), f"Win rate of {yes} and {no} ({run.n_games:,} games).")]
+    a = association(p, run.games, flag, f"{yes} minus {no}", threshold)
+    if a is None:
+        return blocks + [f"Only one group present ({yes} / {no}); no comparison possible."]
+    text = f"{a.crude.what}: {a.crude.interval()} in the same games ({a.crude.label}); "
+    if a.adjusted is not None:
+        text += f"adjusted for {a.adjusted_for}: {a.adjusted.interval()} ({a.adjusted.label})"
+    else:
+        text += f"no adjusted comparison possible ({a.adjusted_for} do not vary)"
+    if a.odds_crude and a.odds_adjusted:
+        oc, oa = a.odds_crude, a.odds_adjusted
+        text += (f". Odds ratio of winning {oc[0]:.2f} [{oc[1]:.2f}, {oc[2]:.2f}] crude, "
+                 f"{oa[0]:.2f} [{oa[1]:.2f}, {oa[2]:.2f}] Mantel-Haenszel over strategy x seat x length strata")
+    blocks.append(text + ". An association, not a cause: a strong position may invite the behaviour; "
+                         "`playtest ab` measures a cause.")
+    return blocks
+
+
 def ci(rate: float, lo: float, hi: float, percent: bool = True, digits: int = 1) -> str:
     """'27.9% [27.6, 28.2]' (or plain numbers when ``percent`` is False)."""
     if pd.isna(rate):
@@ -90,7 +118,9 @@ def rate_display(table: pd.DataFrame, label: str, labels: Sequence[str] | None =
     if "expected" in table.columns:
         out["vs expected"] = [f"{d:+.1f} pts" for d in table["diff_pp"]]
     if "p_holm" in table.columns:
-        out["p (Holm)"] = [f"{p:.3g}" for p in table["p_holm"]]
+        from analysis.verdicts import fmt_p
+
+        out["p (Holm)"] = [fmt_p(p) for p in table["p_holm"]]
     return out
 
 

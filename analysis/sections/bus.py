@@ -9,8 +9,9 @@ import pandas as pd
 
 from analysis import plots, stats
 from analysis.load import Run
-from analysis.sections import (Block, Plot, Section, Table, ci, describe_display, mean_display, missing_columns,
-                               rate_display, skip_note)
+from analysis.models import paired_difference
+from analysis.sections import (Block, Plot, Section, Table, association_blocks, ci, describe_display, mean_display,
+                               missing_columns, rate_display, skip_note)
 
 MULTI_SLOT = {"exp": "Line expansion", "pax": "New passengers", "bld": "New buildings", "vroom": "Vrroomm!"}
 SINGLE_SLOT = {"bus": "Buy a bus", "clock": "Clock", "start": "Starting player"}
@@ -34,18 +35,7 @@ def _rate_line(k: int, n: int, what: str) -> str:
     return f"{what}: {k:,} of {n:,} = {ci(k / n, float(lo), float(hi)) if n else 'n/a'}."
 
 
-def _group_difference(p: pd.DataFrame, flag: np.ndarray, yes: str, no: str) -> tuple[pd.DataFrame, str]:
-    """Win rates of two groups of player rows and a sentence on their difference."""
-    t = stats.win_rates(p.assign(group=np.where(flag, yes, no)), "group")
-    if not {yes, no} <= set(t.index):
-        return t, f"Only one group present ({yes} / {no}); no comparison possible."
-    d = stats.rate_difference(t.loc[yes, "successes"], int(t.loc[yes, "n"]), t.loc[no, "successes"], int(t.loc[no, "n"]))
-    verdict = "a real difference" if d["lo"] > 0 or d["hi"] < 0 else "no detectable difference"
-    return t, (f"{yes.capitalize()} win {100 * d['diff']:+.1f} points [{100 * d['lo']:+.1f}, {100 * d['hi']:+.1f}] "
-               f"against {no} (p = {d['p_value']:.3g}, Cohen's h = {d['cohens_h']:.3f}): {verdict}.")
-
-
-def starting_player(run: Run) -> Section:
+def starting_player(run: Run, threshold: float) -> Section:
     """§17.1-2: first-player score, rounds holding the starting-player bus, and taking the action."""
     p, n = run.players, run.n_games
     blocks: list[Block] = ["The win rate by seat (seat 1 = first player of round 1) is in 'Win rate by seat' above; "
@@ -61,12 +51,12 @@ def starting_player(run: Run) -> Section:
                                                              "rounds holding the starting-player bus", "win rate (%)",
                                                              expected=t["expected"].iloc[0]), "95% band.")]
     if _need(p, ("act_start",), "win rate of starting-player takers", blocks):
-        t, text = _group_difference(p, p["act_start"].to_numpy() > 0, "players who took Starting player", "players who never did")
-        blocks += [Table(rate_display(t, "group"), "Win rate by whether the player ever took the Starting player action."), text]
+        blocks += association_blocks(run, p["act_start"].to_numpy() > 0, "players who took Starting player",
+                                     "players who never did", threshold)
     return Section("First player and the starting-player bus", blocks)
 
 
-def gems(run: Run) -> Section:
+def gems(run: Run, threshold: float) -> Section:
     """§17.3: gems per game, by seat and strategy, the round of each stop, gems vs winning, the last gem."""
     g, p, n = run.games, run.players, run.n_games
     blocks: list[Block] = []
@@ -81,6 +71,7 @@ def gems(run: Run) -> Section:
         blocks += [Table(rate_display(t, "gems taken by the player"), "Win rate conditional on the gems a player took."),
                    Plot("win_by_gems", plots.rate_bars(t, f"Win rate by gems taken ({n:,} games)", "gems taken by the player",
                                                        expected=t["expected"].iloc[0]), "Win rate by gems taken; dashed: equal share.")]
+        blocks += association_blocks(run, p["gems"].to_numpy() > 0, "players who took a gem", "players who took none", threshold)
     cols = [f"gem_round_{k}" for k in range(1, 6)]
     present = [c for c in cols if c in g.columns]
     if present:
@@ -161,7 +152,7 @@ def actions(run: Run) -> Section:
     return Section("Action popularity", blocks)
 
 
-def buses(run: Run) -> Section:
+def buses(run: Run, threshold: float) -> Section:
     """§17.7: buses bought, final M, and whether buses predict winning."""
     g, p, n = run.games, run.players, run.n_games
     blocks: list[Block] = []
@@ -177,19 +168,22 @@ def buses(run: Run) -> Section:
                    Plot("win_by_buses", plots.rate_bars(t, f"Win rate by buses owned ({n:,} games)", "buses owned at the end",
                                                         expected=t["expected"].iloc[0]), "Dashed: equal share.")]
         most = p["buses"].to_numpy() == p.groupby("game_index")["buses"].transform("max").to_numpy()
-        t, text = _group_difference(p, most, "players with the most buses (ties included)", "the others")
-        blocks += [Table(rate_display(t, "group"), "Does having the most buses predict winning?"), text]
+        blocks += association_blocks(run, most, "players with the most buses (ties included)", "the others", threshold)
     return Section("Buses and M", blocks)
 
 
-def short_sticks(run: Run) -> Section:
+def short_sticks(run: Run, threshold: float) -> Section:
     """§17.8 / BUS-AMB-21: the 18-stick seats' handicap in 4-5 player games."""
     p, blocks = run.players, []
     if run.n_players < 4:
         blocks.append("All seats have 28 sticks in a 3-player game (BUS-COMP-3): no handicap to measure.")
     elif _need(p, ("stick_limit",), "18-stick handicap", blocks):
         short = p["stick_limit"].to_numpy() < 28
-        t, text = _group_difference(p, short, "18-stick players", "28-stick players")
+        t = stats.win_rates(p.assign(group=np.where(short, "18-stick players", "28-stick players")), "group")
+        d = paired_difference(p, short, "18-stick minus 28-stick players", threshold)
+        text = (f"{d.what}: {d.interval()} ({d.label}); the interval is clustered by game, since both groups sit at "
+                "the same tables. Seats hold the 18-stick budget by the rules, so this is a seat effect (BUS-AMB-21)."
+                if d else "Only one stick budget present; no comparison possible.")
         blocks += [Table(rate_display(t, "group"), f"Win rate by stick budget ({run.n_games:,} games)."), text,
                    Plot("sticks", plots.rate_bars(t, f"Win rate by stick budget ({run.n_games:,} games)", "stick budget",
                                                   expected=t["expected"].iloc[0]), "Dashed: equal share.")]
@@ -224,9 +218,10 @@ def city(run: Run) -> Section:
     return Section("City growth", blocks)
 
 
-def sections(run: Run) -> list[Section]:
+def sections(run: Run, threshold: float = 2.0) -> list[Section]:
     """Every Bus section, in the order of the rules' balance-study list (§17)."""
-    return [starting_player(run), gems(run), end_conditions(run), actions(run), buses(run), short_sticks(run), city(run)]
+    return [starting_player(run, threshold), gems(run, threshold), end_conditions(run), actions(run),
+            buses(run, threshold), short_sticks(run, threshold), city(run)]
 
 
 def compare(runs: Sequence[Run]) -> list[Section]:
@@ -246,10 +241,9 @@ def compare(runs: Sequence[Run]) -> list[Section]:
             gem_rows.append({"run": r.label, "n": n, "mean": d["mean"], "lo": d["mean_lo"], "hi": d["mean_hi"]})
         if r.n_players >= 4 and "stick_limit" in p.columns:
             short = p["stick_limit"].to_numpy() < 28
-            a, b = p.loc[short, "win_share"].astype(float), p.loc[~short, "win_share"].astype(float)
-            if len(a) and len(b):
-                d = stats.rate_difference(a.sum(), len(a), b.sum(), len(b))
-                row["18-stick minus 28-stick win rate"] = f"{100 * d['diff']:+.1f} pts [{100 * d['lo']:+.1f}, {100 * d['hi']:+.1f}]"
+            d = paired_difference(p, short, "18-stick minus 28-stick", 2.0)
+            if d is not None:
+                row["18-stick minus 28-stick win rate (game-clustered)"] = d.interval()
         rows.append(row)
     blocks: list[Block] = [Table(pd.DataFrame(rows).fillna("n/a"), "Bus metrics per run (95% intervals).")]
     if gem_rows:

@@ -6,8 +6,8 @@ import pandas as pd
 
 from analysis import plots, stats
 from analysis.load import Run
-from analysis.sections import (Block, Plot, Section, Table, ci, describe_display, mean_display, missing_columns,
-                               rate_display, skip_note)
+from analysis.sections import (Block, Plot, Section, Table, association_blocks, ci, describe_display, mean_display,
+                               missing_columns, rate_display, skip_note)
 
 MARKETS = ("Rome", "Egypt", "Greece", "Persia", "Carthage", "Crete")
 """start_market codes 0..5 (ST-COMP-3 order)."""
@@ -26,24 +26,6 @@ def _with_rounds(run: Run) -> pd.DataFrame:
     """Player rows with their game's round count attached."""
     rounds = run.games.set_index("game_index")["rounds"]
     return run.players.assign(game_rounds=run.players["game_index"].map(rounds).to_numpy())
-
-
-def _flag_win_rates(p: pd.DataFrame, column: str, yes: str, no: str) -> tuple[pd.DataFrame, dict[str, float]]:
-    """Win rate of rows with ``column`` > 0 against rows with 0, and their difference."""
-    flag = pd.Series(p[column].to_numpy() > 0).map({True: yes, False: no})
-    t = stats.win_rates(p.assign(group=flag.to_numpy()), "group")
-    diff = (stats.rate_difference(t.loc[yes, "successes"], int(t.loc[yes, "n"]), t.loc[no, "successes"], int(t.loc[no, "n"]))
-            if {yes, no} <= set(t.index) else None)
-    return t, diff
-
-
-def _diff_text(diff: dict[str, float] | None, yes: str, no: str) -> str:
-    if diff is None:
-        return f"Only one group present ({yes} / {no}); no comparison possible."
-    verdict = "a real difference" if diff["lo"] > 0 or diff["hi"] < 0 else "no detectable difference"
-    return (f"{yes.capitalize()} win {100 * diff['diff']:+.1f} points [{100 * diff['lo']:+.1f}, {100 * diff['hi']:+.1f}] "
-            f"compared with {no} (p = {diff['p_value']:.3g}, Cohen's h = {diff['cohens_h']:.3f}): {verdict}. "
-            "This is an association, not a cause: strong positions may invite the behaviour.")
 
 
 def starting_markets(run: Run) -> Section:
@@ -71,7 +53,7 @@ def starting_markets(run: Run) -> Section:
     return Section("Starting-market advantage", blocks)
 
 
-def pirates(run: Run) -> Section:
+def pirates(run: Run, threshold: float) -> Section:
     """Plunders per game, cargo lost, and whether plunderers (or victims) win more."""
     g, p, n, blocks = run.games, run.players, run.n_games, []
     if _need(g, ("plunders",), "plunders per game", blocks):
@@ -86,26 +68,22 @@ def pirates(run: Run) -> Section:
                                               "cargo lost per plundered player": stats.describe(victims["cargo_lost"]),
                                               "times plundered per player": stats.describe(p["times_plundered"])}),
                             f"Cargo cards lost to pirates ({len(p):,} player-games)."))
-        t, d = _flag_win_rates(p, "times_plundered", "plundered players", "players never plundered")
-        blocks += [Table(rate_display(t, "group"), "Win rate of players who were plundered."), _diff_text(d, "plundered players", "players never plundered")]
+        blocks += association_blocks(run, p["times_plundered"].to_numpy() > 0, "plundered players",
+                                     "players never plundered", threshold)
     if _need(p, ("plunders_made",), "win rate of plunderers", blocks):
-        t, d = _flag_win_rates(p, "plunders_made", "plunderers", "non-plunderers")
-        blocks += [Table(rate_display(t, "group"), "Win rate of players who plundered at least once."),
-                   Plot("plunderers", plots.rate_bars(t, f"Win rate of plunderers ({n:,} games)", "group", expected=t["expected"].iloc[0]),
-                        "Win rate by whether the player plundered."), _diff_text(d, "plunderers", "non-plunderers")]
+        blocks += association_blocks(run, p["plunders_made"].to_numpy() > 0, "plunderers", "non-plunderers", threshold)
     return Section("Pirate impact", blocks)
 
 
-def storms(run: Run) -> Section:
+def storms(run: Run, threshold: float) -> Section:
     """Storm card usage per game and per player, and the win rate of players who play storms."""
     g, p, n, blocks = run.games, run.players, run.n_games, []
     if _need(g, ("storms_played",), "storms per game", blocks):
         blocks.append(Plot("storms", plots.count_histogram(g["storms_played"], f"Storm cards played per game ({n:,} games)",
                                                            "storm cards"), "Storm cards played per game (ST-TURN-5)."))
     if _need(p, ("storms_played",), "win rate of storm players", blocks):
-        t, d = _flag_win_rates(p, "storms_played", "storm players", "players who never played a storm")
-        blocks += [Table(rate_display(t, "group"), "Win rate by whether the player played a Storm card."),
-                   _diff_text(d, "storm players", "players who never played a storm")]
+        blocks += association_blocks(run, p["storms_played"].to_numpy() > 0, "storm players",
+                                     "players who never played a storm", threshold)
     return Section("Storm usage", blocks)
 
 
@@ -173,6 +151,7 @@ def gold_curve(run: Run) -> Section:
     return Section("Gold curve", blocks)
 
 
-def sections(run: Run) -> list[Section]:
+def sections(run: Run, threshold: float = 2.0) -> list[Section]:
     """Every Sea Trade section, in the order of the rules' balance-study list."""
-    return [starting_markets(run), pirates(run), storms(run), sailing_cards(run), hand_size(run), timeouts(run), gold_curve(run)]
+    return [starting_markets(run), pirates(run, threshold), storms(run, threshold), sailing_cards(run), hand_size(run),
+            timeouts(run), gold_curve(run)]

@@ -1,0 +1,163 @@
+"""Known truth planted in synthetic logs: the seating design check, the seat + strategy model, its fit
+diagnostics (interactions, neighbours), adjusted associations, clustered differences, labels and handicaps.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import models
+from analysis.card import analyse, seat_verdict
+from analysis.handicap import seat_handicaps
+from analysis.verdicts import finding, fmt_p, label, parse_min_effect
+from sim.core.errors import PlaytestError
+from tests.test_analysis_synth import make_frames, make_run
+
+POOL = ["a", "b", "c", "d"]
+SEAT_W = [1.6, 1.0, 1.0, 0.8]
+STRENGTH = {"a": 1.5, "b": 1.07, "c": 1.0, "d": 0.8}
+
+
+def _truth(seat_w, strength) -> tuple[np.ndarray, dict]:
+    """Exact seat and strategy win rates (points vs the mean) under a uniformly random seating of a 4-pool."""
+    seat_rate, strat_rate = np.zeros(4), {k: 0.0 for k in strength}
+    perms = list(itertools.permutations(POOL))
+    for perm in perms:
+        odds = np.array([seat_w[s] * strength[k] for s, k in enumerate(perm)])
+        p = odds / odds.sum()
+        seat_rate += p / len(perms)
+        for s, k in enumerate(perm):
+            strat_rate[k] += p[s] / len(perms)
+    return 100 * (seat_rate - 0.25), {k: 100 * (v - 0.25) for k, v in strat_rate.items()}
+
+
+def test_planted_seat_and_strategy_effects_are_recovered_and_labelled():
+    _, players = make_frames("sea_trade", 4, 30000, POOL, seat_weights=SEAT_W, strengths=STRENGTH, seed=31)
+    model = models.fit_model(players, threshold=2.0)
+    seat_truth, strat_truth = _truth(SEAT_W, STRENGTH)
+    for row in model.seats.itertuples():
+        assert abs(row.effect - seat_truth[row.seat]) < 3 * row.se
+    for row in model.strategies.itertuples():
+        assert abs(row.effect - strat_truth[row.strategy]) < 3 * row.se
+    seats = model.seats.set_index("seat")["label"]
+    assert seats[0] == "large" and seats[3] == "large"  # about +12 and -5 points
+    strategies = model.strategies.set_index("strategy")["label"]
+    assert strategies["a"] == "large" and strategies["d"] == "large"
+    assert model.strategies["strategy"].tolist()[0] == "a"
+    assert model.best_gap.what.startswith("a minus runner-up") and model.best_gap.label == "large"
+
+
+def test_no_effect_is_called_negligible_with_enough_games():
+    _, players = make_frames("sea_trade", 4, 30000, POOL, seed=32)
+    model = models.fit_model(players, threshold=2.0)
+    labels = list(model.seats["label"]) + list(model.strategies["label"])
+    assert set(labels) <= {"negligible", "small"} and labels.count("negligible") >= 6  # "small": a 5% false alarm
+
+
+def test_a_small_real_effect_is_called_small():
+    _, players = make_frames("sea_trade", 2, 200000, ["a", "b"], seat_weights=[1.04, 1.0], seed=33)
+    model = models.fit_model(players, threshold=2.0)
+    first = model.seats.set_index("seat").loc[0]
+    assert 0.5 < first["effect"] < 1.5 and first["label"] == "small"
+
+
+def test_planted_interaction_is_flagged_and_absent_one_is_not():
+    _, players = make_frames("sea_trade", 4, 30000, POOL, interactions={("b", 0): 2.0}, seed=34)
+    diag = models.fit_model(players, threshold=2.0).interaction
+    assert diag["largest"].what.startswith("b in seat 1") and diag["largest"].label == "large" and diag["p"] < 1e-6
+    _, players = make_frames("sea_trade", 4, 30000, POOL, seed=35)
+    assert models.fit_model(players, threshold=2.0).interaction["largest"].label != "large"
+
+
+def test_planted_neighbour_effect_is_flagged_and_absent_one_is_not():
+    pool = ["a", "b", "c", "d", "e"]
+    _, players = make_frames("sea_trade", 4, 30000, pool, after={"c": 0.4}, seed=36)
+    diag = models.fit_model(players, threshold=2.0).neighbour
+    top = diag["largest"]
+    assert top.what == "seated just after c" and top.estimate < -2 and top.label == "large"
+    _, players = make_frames("sea_trade", 4, 30000, pool, strengths={s: 1.0 + (s == "a") for s in pool}, seed=37)
+    diag = models.fit_model(players, threshold=2.0).neighbour
+    assert diag["largest"].label in ("negligible", "small")  # a strong opponent is not mistaken for a neighbour
+
+
+def test_cyclic_seating_fails_the_design_check_and_random_passes():
+    pool = ["a", "b", "c", "d", "e"]
+    _, cyclic = make_frames("sea_trade", 4, 20000, pool, seating="cyclic", seed=38)
+    design = models.design_check(cyclic, pool)
+    assert design.status == "failed"
+    assert any("fixed order" in p for p in design.problems) and any("neighbours" in p for p in design.problems)
+    _, rnd = make_frames("sea_trade", 4, 20000, pool, seating="random", seed=38)
+    assert models.design_check(rnd, pool).status == "passed"
+
+
+def test_fixed_mixed_lineup_is_confounded_and_says_so():
+    run = make_run("sea_trade", n_players=4, n_games=3000, strategies=POOL, seating="fixed", seed=39)
+    a = analyse(run)
+    assert a.design.status == "confounded" and a.model is None
+    assert seat_verdict(a).startswith("Seat and strategy cannot be told apart")
+    mirror = analyse(make_run("sea_trade", n_players=4, n_games=3000, strategies=["a"], seating="fixed", seed=40))
+    assert mirror.design.status == "mirror" and mirror.model is not None
+
+
+def test_association_is_adjusted_for_the_confounder():
+    """A behaviour that only the strong strategy shows: large crude difference, negligible once adjusted."""
+    run = make_run("sea_trade", n_players=4, n_games=20000, strategies=POOL, strengths={"a": 2.0, "b": 1, "c": 1, "d": 1},
+                   seed=41)
+    p = run.players
+    rng = np.random.default_rng(0)
+    flag = (p["strategy"].astype(str).to_numpy() == "a") ^ (rng.random(len(p)) < 0.1)
+    a = models.association(p, run.games, flag, "flagged minus the rest", threshold=2.0)
+    assert a.crude.estimate > 10 and a.crude.label == "large"
+    assert abs(a.adjusted.estimate) < 1.5 and a.adjusted.label in ("negligible", "small")
+    assert a.odds_crude[0] > 2 and 0.8 < a.odds_adjusted[0] < 1.25
+
+
+def test_same_game_differences_get_wider_clustered_intervals():
+    """Two groups in the same games (one seat against the rest) are negatively correlated: the clustered
+    interval is wider than the independent two-sample one."""
+    _, players = make_frames("sea_trade", 4, 20000, POOL, seat_weights=[1.3, 1, 1, 1], seed=42)
+    flag = players["seat"].to_numpy() == 0
+    clustered = models.paired_difference(players, flag, "seat 1 minus the others", 2.0)
+    y = players["win_share"].to_numpy()
+    a, b = y[flag], y[~flag]
+    independent = 100 * np.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))
+    assert clustered.se > 1.1 * independent
+    assert clustered.estimate == pytest.approx(100 * (a.mean() - b.mean()))
+
+
+def test_labels_thresholds_and_p_values():
+    assert label(5.0, 0.5, 2.0) == "large"
+    assert label(-0.4, 0.1, 2.0) == "small"
+    assert label(0.1, 0.5, 2.0) == "negligible"
+    assert label(1.0, 1.0, 2.0) == "inconclusive"
+    assert label(1.6, 0.25, 2.0) == "inconclusive"  # real, but the interval reaches the threshold
+    f = finding("x", 3.0, 0.5, 2.0)
+    assert f.interval() == "+3.0 pts [+2.0, +4.0]" and "pts" in f.sentence() and "%" not in f.sentence()
+    assert fmt_p(0.0) == "< 1e-300" and fmt_p(1e-320) == "< 1e-300" and fmt_p(0.0123) == "0.0123"
+    assert parse_min_effect("2").points(0.25) == 2.0 and parse_min_effect("3pts").points(0.25) == 3.0
+    assert parse_min_effect("10%").points(0.25) == pytest.approx(2.5)
+    for bad in ("0", "-1", "abc", "100", "nan", "inf"):
+        with pytest.raises(PlaytestError, match="--min-effect"):
+            parse_min_effect(bad)
+
+
+def test_handicap_recovers_a_planted_score_bonus():
+    """Seat 1 scores 3 more points on otherwise exchangeable scores: between -4 and -3 points equalise it
+    (at exactly -3 it still wins the ties, which the game's tie-breaks gave it)."""
+    rng = np.random.default_rng(43)
+    g, n = 40000, 4
+    score = rng.integers(0, 30, size=(g, n))
+    score[:, 0] += 3
+    rank = 1 + (score[:, None, :] > score[:, :, None]).sum(axis=2)
+    won = (rank == 1).astype(float)
+    players = pd.DataFrame({"game_index": np.repeat(np.arange(g), n), "seat": np.tile(np.arange(n), g),
+                            "score": score.ravel(), "rank": rank.ravel(), "win_share": (won / won.sum(1, keepdims=True)).ravel()})
+    h = seat_handicaps(players, n_boot=40).set_index("seat")
+    assert -4 < h.loc[0, "lo"] < h.loc[0, "handicap"] < h.loc[0, "hi"] < -3
+    assert h.loc[0, "rate"] > 0.3
+    gap = (h["rate"] - 0.25).abs().max()
+    assert abs(h["joint_rate"] - 0.25).max() < gap / 3  # whole points equalise most of the gap
