@@ -18,13 +18,13 @@ install: $(STAMP)
 demo: demo-sea-trade demo-bus
 
 demo-sea-trade: $(STAMP)
-	$(PLAYTEST) run sea_trade --players 4 --games 1000000 --rotate --seed 1 --out runs/demo-sea_trade-4p
+	$(PLAYTEST) run sea_trade --players 4 --games 1000000 --seed 1 --out runs/demo-sea_trade-4p
 	$(PLAYTEST) report runs/demo-sea_trade-4p --out reports/sea_trade
 
 demo-bus: $(STAMP)
-	$(PLAYTEST) run bus --players 4 --games 1000000 --rotate --seed 1 --out runs/demo-bus-4p
-	$(PLAYTEST) run bus --players 3 --games 200000 --rotate --seed 1 --out runs/demo-bus-3p
-	$(PLAYTEST) run bus --players 5 --games 200000 --rotate --seed 1 --out runs/demo-bus-5p
+	$(PLAYTEST) run bus --players 4 --games 1000000 --seed 1 --out runs/demo-bus-4p
+	$(PLAYTEST) run bus --players 3 --games 200000 --seed 1 --out runs/demo-bus-3p
+	$(PLAYTEST) run bus --players 5 --games 200000 --seed 1 --out runs/demo-bus-5p
 	$(PLAYTEST) report runs/demo-bus-4p runs/demo-bus-3p runs/demo-bus-5p --out reports/bus
 
 test: $(STAMP)

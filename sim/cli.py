@@ -170,9 +170,10 @@ def _cmd_run(args: argparse.Namespace) -> None:
 
     _check_backend(args)
     _register_file(args.game, args.strategy_file)
-    run_dir = run_study(args.game, args.players, args.games, args.strategies, args.rotate, args.seed,
-                        args.jobs, args.out, args.overrides, args.backend, args.scheduler,
-                        progress=not args.quiet, chunk_size=args.chunk_size, seating=args.seating)
+    run_dir = run_study(args.game, args.players, args.games, args.strategies, rotate=args.rotate, seed=args.seed,
+                        jobs=args.jobs, out=args.out, overrides=args.overrides, backend=args.backend,
+                        scheduler=args.scheduler, progress=not args.quiet, chunk_size=args.chunk_size,
+                        seating=args.seating)
     print(f"logs written to {run_dir}; next: playtest report {run_dir}")
 
 

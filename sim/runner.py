@@ -188,6 +188,7 @@ def run_study(
     players: int,
     games: int,
     strategies: Sequence[str] | None = None,
+    *,
     rotate: bool = False,
     seed: int = 0,
     jobs: int = -1,

@@ -14,11 +14,12 @@ import numpy as np
 import pytest
 
 from sim.core.errors import PlaytestError
+from sim.core.spec import game_names
 from sim.runner import run_study
 from sim.study import plan_study
 from tests.conftest import assert_same_tables, read_tables
 
-GAMES = ("sea_trade", "bus")
+GAMES = game_names()
 N = 1200
 CHUNK = 300
 

@@ -9,6 +9,7 @@ Sections skip a figure whose optional column is missing and say so; they never d
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass, field
 from typing import Sequence, Union
 
@@ -18,8 +19,10 @@ from matplotlib.figure import Figure
 
 from analysis.load import Run
 
-SECTION_MODULES = {"sea_trade": "analysis.sections.sea_trade", "bus": "analysis.sections.bus"}
-"""Game name -> module with that game's specific sections (imported on first use)."""
+def _section_module(game: str) -> str | None:
+    """``analysis.sections.<game>`` if the game has its own sections (found by name: no list of games here)."""
+    name = f"{__name__}.{game}"
+    return name if importlib.util.find_spec(name) is not None else None
 
 
 @dataclass
@@ -52,7 +55,7 @@ class Section:
 
 def game_sections(run: Run, threshold: float = 2.0) -> list[Section]:
     """The game's own sections, or a note when the game has none registered."""
-    module = SECTION_MODULES.get(run.game)
+    module = _section_module(run.game)
     if module is None:
         return [Section(f"{run.title}: game-specific analysis", [f"No specific sections are registered for '{run.game}'."])]
     return importlib.import_module(module).sections(run, threshold)
@@ -61,7 +64,7 @@ def game_sections(run: Run, threshold: float = 2.0) -> list[Section]:
 def game_comparison(runs: Sequence[Run]) -> list[Section]:
     """The game's own comparison sections across runs (empty when it defines none or games differ)."""
     games = {r.game for r in runs}
-    module = SECTION_MODULES.get(next(iter(games))) if len(games) == 1 else None
+    module = _section_module(next(iter(games))) if len(games) == 1 else None
     compare = getattr(importlib.import_module(module), "compare", None) if module else None
     return compare(runs) if compare else []
 
