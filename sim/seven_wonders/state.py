@@ -26,17 +26,8 @@ G = namespace("G", ["n", "age", "turn", "deck_n", "discard_n", "removed_n", "bab
                     "gp_tokens", "gp_resolved"])
 """Global fields: State.g[G.*]."""
 
-TE = namespace("TE", ["tax_red", "tax_blue", "tax_purple", "tax_chain", "tax_stage", "tax_structure",
-                      "free_red", "free_stage", "coins_blue", "coins_purple", "bonus_blue", "bonus_purple",
-                      "bonus_chain", "bonus_blue_amt", "bonus_purple_amt", "bonus_chain_amt", "coins_blue_amt",
-                      "coins_purple_amt", "chain_neighbours", "delta_raw", "delta_man", "no_multi", "no_trade",
-                      "unlimited", "defeat_count"])
-"""The summary of the active Babel tiles (State.teff[TE.*]); refreshed whenever a tile is placed (babel.py).
-
-tax_* count the active tax tiles per trigger (Age coins each); free_* are 1 when a tile waives resource costs;
-coins_* count the tiles that replace resources by coins; bonus_* count the subsidy tiles; *_amt hold their amount
-(AGE = Age value). delta_* are the summed trade-price changes; no_multi / no_trade / unlimited flag tiles 3 / 4 / 20.
-"""
+TE = namespace("TE", ["delta_raw", "delta_man"])
+"""Trade-price deltas summed over the active tiles 9-12 (State.teff[TE.*], BABEL-TRADE-1), refreshed on placement."""
 N_TE = len(TE)
 
 
@@ -76,16 +67,19 @@ class State(NamedTuple):
     tile_due: np.ndarray  # int64 (n,) tile built this turn, placed at its end (BABEL-PLACE-1), -1 = none
     babel_slot: np.ndarray  # int64 (4,) visible tile per slot, -1 = empty (BABEL-PLACE-2)
     babel_age: np.ndarray  # int64 (4,) placement counter of each slot's tile (oldest is covered first)
-    tile_on: np.ndarray  # int64 (N_TILES,) 1 while a tile is active (BABEL-ACTIVE-1)
+    tile_on: np.ndarray  # int64 (N_TILES,) 1 while a tile's effect is active (BABEL-ACTIVE-1; by effect, SW-DEC-15)
     teff: np.ndarray  # int64 (N_TE,) summary of the active tiles
     gp_part: np.ndarray  # int64 (n,) participation tokens held this Age (BABEL-GP-2)
     gp_wild: np.ndarray  # int64 (n,) wild participation tokens (BABEL-GP-13)
     gp_free_build: np.ndarray  # int64 (n,) free-build tokens
     gp_free_stage: np.ndarray  # int64 (n,) free-stage tokens
-    gp_sci_set: np.ndarray  # int64 (n,) science-set tokens
-    gp_guild: np.ndarray  # int64 (n,) guild tokens
-    gp_wonder: np.ndarray  # int64 (n,) wonder tokens
+    gp_sci_set: np.ndarray  # int64 (n,) science-set tokens, as VP per set of three symbols (3 each)
+    gp_guild: np.ndarray  # int64 (n,) guild tokens, as VP per guild in own and neighbours' cities
+    gp_wonder: np.ndarray  # int64 (n,) wonder tokens, as VP per own built stage
+    gp_took: np.ndarray  # int64 (n,) 1 once p participated this turn (BABEL-GP-5)
     board_lost: np.ndarray  # int64 (n,) lose-board-resource penalties taken (SW-DEC-19)
+    vp_now: np.ndarray  # int64 (n,) VP at the start of the turn (the SW-DEC-1 tie-break)
+    tile_pool: np.ndarray  # int64 (n, 3) tiles in front of p during the tile draft, -1 = none (BABEL-SETUP-3)
     pick: np.ndarray  # int64 (n, 4) each seat's chosen option of this turn (action, hand slot, extra, part)
     paid: np.ndarray  # int64 (n, 3) payment of the chosen option: coins to the bank, to left, to right
     income: np.ndarray  # int64 (n,) coins due at the end of the turn (SW-TURN-4)
@@ -119,12 +113,11 @@ def new_state(rules: Rules, data: Data, n_players: int) -> State:
         unlimited=z(n), chc=z(n, MAX_CHOICE), chc_sell=z(n, MAX_CHOICE), chc_n=z(n), disc=z(n),
         tiles=z(n, 3) - 1, tile_built=z(n, 3), tiles_built=z(n), tile_due=z(n) - 1, babel_slot=z(4) - 1,
         babel_age=z(4), tile_on=z(N_TILES), teff=z(N_TE), gp_part=z(n), gp_wild=z(n), gp_free_build=z(n),
-        gp_free_stage=z(n), gp_sci_set=z(n), gp_guild=z(n), gp_wonder=z(n), board_lost=z(n), pick=z(n, 4) - 1,
+        gp_free_stage=z(n), gp_sci_set=z(n), gp_guild=z(n), gp_wonder=z(n), gp_took=z(n), board_lost=z(n), vp_now=z(n), tile_pool=z(n, 3) - 1, pick=z(n, 4) - 1,
         paid=z(n, 3), income=z(n), opt=z(MAX_OPT, 4), need=z(N_RES), buy=z(2, N_RES),
         flow_head=z(FLOW_NODES), flow_to=z(FLOW_EDGES), flow_cap=z(FLOW_EDGES), flow_cost=z(FLOW_EDGES),
         flow_next=z(FLOW_EDGES), flow_info=z(FLOW_EDGES), flow_dist=z(FLOW_NODES), flow_prev=z(FLOW_NODES),
         flow_queue=z(FLOW_NODES + 1), flow_inq=z(FLOW_NODES), rng=new_rng(),
     )
     st.g[G.n] = n
-    st.teff[TE.defeat_count] = 1
     return st
