@@ -23,8 +23,9 @@ FLOW_NODES = 2 + 3 * MAX_CHOICE + N_RES
 FLOW_EDGES = 2 * (3 * MAX_CHOICE * (1 + N_RES) + 2 * N_RES + N_RES + 8)
 
 G = namespace("G", ["n", "age", "turn", "deck_n", "discard_n", "removed_n", "babel_next", "babel_placed", "gp",
-                    "gp_tokens", "gp_resolved"])
-"""Global fields: State.g[G.*]."""
+                    "gp_tokens", "gp_reserve", "tucked_n"])
+"""Global fields: State.g[G.*]. gp = the Age's project (-1 none), gp_tokens = tokens left on it, gp_reserve = 1
+once a reserve token was taken (BABEL-GP-6, SW-DEC-20); removed_n = cards out of the game (SW-DEC-5), tucked_n = cards under Wonder stages."""
 
 TE = namespace("TE", ["delta_raw", "delta_man"])
 """Trade-price deltas summed over the active tiles 9-12 (State.teff[TE.*], BABEL-TRADE-1), refreshed on placement."""
@@ -83,6 +84,8 @@ class State(NamedTuple):
     pick: np.ndarray  # int64 (n, 4) each seat's chosen option of this turn (action, hand slot, extra, part)
     paid: np.ndarray  # int64 (n, 3) payment of the chosen option: coins to the bank, to left, to right
     income: np.ndarray  # int64 (n,) coins due at the end of the turn (SW-TURN-4)
+    pick_chain: np.ndarray  # int64 (n,) chain source of a chained pick: 1 own city, 2 a neighbour's (SW-DEC-11)
+    pe_before: np.ndarray  # int64 (n,) per-element count before placement (commerce_counts_after_placement off)
     opt: np.ndarray  # int64 (MAX_OPT, 4) option scratch: (action, hand slot, extra, participate)
     need: np.ndarray  # int64 (N_RES,) payment scratch: units still to cover
     buy: np.ndarray  # int64 (2, N_RES) payment result: units bought from left / right
@@ -114,7 +117,7 @@ def new_state(rules: Rules, data: Data, n_players: int) -> State:
         tiles=z(n, 3) - 1, tile_built=z(n, 3), tiles_built=z(n), tile_due=z(n) - 1, babel_slot=z(4) - 1,
         babel_age=z(4), tile_on=z(N_TILES), teff=z(N_TE), gp_part=z(n), gp_wild=z(n), gp_free_build=z(n),
         gp_free_stage=z(n), gp_sci_set=z(n), gp_guild=z(n), gp_wonder=z(n), gp_took=z(n), board_lost=z(n), vp_now=z(n), tile_pool=z(n, 3) - 1, pick=z(n, 4) - 1,
-        paid=z(n, 3), income=z(n), opt=z(MAX_OPT, 4), need=z(N_RES), buy=z(2, N_RES),
+        paid=z(n, 3), income=z(n), pick_chain=z(n), pe_before=z(n), opt=z(MAX_OPT, 4), need=z(N_RES), buy=z(2, N_RES),
         flow_head=z(FLOW_NODES), flow_to=z(FLOW_EDGES), flow_cap=z(FLOW_EDGES), flow_cost=z(FLOW_EDGES),
         flow_next=z(FLOW_EDGES), flow_info=z(FLOW_EDGES), flow_dist=z(FLOW_NODES), flow_prev=z(FLOW_NODES),
         flow_queue=z(FLOW_NODES + 1), flow_inq=z(FLOW_NODES), rng=new_rng(),
