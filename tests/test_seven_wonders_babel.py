@@ -41,7 +41,8 @@ def trade(st, p, **units):
 
 
 def test_tile_draft_keep_one_pass_right_twice():
-    """BABEL-SETUP-2/3: 3 tiles dealt each; keep 1 and pass 2 to the right; keep 1 of the 2 received from the left
+    """BABEL-SETUP-2 / BABEL-SETUP-3: 3 tiles dealt each; keep 1 and pass 2 to the right; keep 1 of the 2 received from
+    the left
     and pass the last right; take the one received. Everyone ends with 3 different tiles."""
     st = position(4, seed=3)
     deal_tiles(st, R)
@@ -61,7 +62,8 @@ def test_tile_draft_keep_one_pass_right_twice():
 
 
 def test_placement_order_and_covering_follow_the_rulebook_example():
-    """BABEL-PLACE-2/3 (the rulebook's example): three tiles placed on the 4-slot board; tiles 4 and 12 built in
+    """BABEL-PLACE-2 / BABEL-PLACE-3 (the rulebook's example): three tiles placed on the 4-slot board; tiles 4 and 12
+    built in
     the same turn are placed in number order: 4 fills the last free slot, 12 covers the first tile placed."""
     st = position(5)
     for t in (7, 20, 1):
@@ -85,7 +87,8 @@ def test_three_active_tiles_up_to_four_players_four_from_five():
 
 
 def test_the_tile_action_discards_the_card_for_a_tile_placed_at_turn_end():
-    """BABEL-ACT-1/2, BABEL-ACTIVE-2, BABEL-SCORE-1: the card goes to the discard pile for no coins; the tile
+    """BABEL-ACT-1 / BABEL-ACT-2, BABEL-ACTIVE-2, BABEL-SCORE-1: the card goes to the discard pile for no coins; the
+    tile
     is placed at the end of the turn and binds nobody during it; 3 tiles at most; module off = no tile action."""
     st = position(3, coins=0)
     st.tiles[0] = [1, 5, 8]  # tiles 2, 6, 9
@@ -107,7 +110,8 @@ def test_the_tile_action_discards_the_card_for_a_tile_placed_at_turn_end():
 
 @pytest.mark.parametrize("tile, name, stage", [(1, "Stockade", False), (6, "Altar", False), (16, None, True)])
 def test_tax_tiles_charge_the_age_value_for_their_build(tile, name, stage):
-    """BABEL-TILE-1/6/16, SW-DEC-14: tile 1 taxes red structures, 6 blue ones, 16 Wonder stages: the Age value
+    """BABEL-TILE-1 / BABEL-TILE-6 / BABEL-TILE-16, SW-DEC-14: tile 1 taxes red structures, 6 blue ones, 16 Wonder
+    stages: the Age value
     to the bank; other builds are untaxed."""
     st = position(3)
     st.g[G.age] = 2
@@ -187,7 +191,8 @@ def test_tile_4_suspends_trading_cards_but_not_their_chains():
     assert cost(st, 0, "Forum", MODE.chain)[0] == 0
 
 
-@pytest.mark.parametrize("tile, name, age, coins", [(5, "Altar", 1, 1), (5, "Temple", 2, 2), (24, "Workers Guild", 3, 5)])
+@pytest.mark.parametrize("tile, name, age, coins", [(5, "Altar", 1, 1), (5, "Temple", 2, 2), (24, "Workers Guild", 3,
+5)])
 def test_subsidy_tiles_pay_on_the_build(tile, name, age, coins):
     """BABEL-TILE-5 / BABEL-TILE-24: a blue structure earns the Age value, a guild 5 coins, from the bank."""
     st = position(3, coins=20)
@@ -239,7 +244,8 @@ def test_tiles_8_and_23_replace_resources_by_coins():
 @pytest.mark.parametrize("tile, res, delta", [(9, RES.glass, -1), (10, RES.loom, 1), (11, RES.ore, -1),
                                               (12, RES.wood, 1)])
 def test_price_tiles_change_the_unit_price(tile, res, delta):
-    """BABEL-TILE-9..12 / BABEL-TRADE-1: manufactured (9, 10) or raw (11, 12) units cost 1 less or more."""
+    """BABEL-TILE-9 / BABEL-TILE-10 / BABEL-TILE-11 / BABEL-TILE-12 / BABEL-TRADE-1: manufactured (9, 10) or raw (11,
+    12) units cost 1 less or more."""
     st = position(3)
     activate(st, tile)
     assert unit_price(st, R, 0, 0, res) == 2 + delta
@@ -248,7 +254,8 @@ def test_price_tiles_change_the_unit_price(tile, res, delta):
 
 
 def test_free_resource_tiles_give_one_unit_each_for_the_owner_only():
-    """BABEL-TILE-17/18/21: one wood-or-stone, one ore-or-clay, one manufactured unit per turn for each player,
+    """BABEL-TILE-17 / BABEL-TILE-18 / BABEL-TILE-21: one wood-or-stone, one ore-or-clay, one manufactured unit per
+    turn for each player,
     not sellable."""
     st = position(3, boards=("Babylon", "Babylon", "Babylon"))
     activate(st, 17, 18, 21)

@@ -41,7 +41,8 @@ def test_age_decks_hold_seven_cards_per_player(n):
 
 
 def test_cards_compile_costs_production_chains_and_effects():
-    """SW-COST-1, SW-RES-1/2/3, SW-CHAIN-1/2, SW-TRADE-3, SW-COM-1/2, SW-GUILD-1 encodings of named cards."""
+    """SW-COST-1, SW-RES-1 / SW-RES-2 / SW-RES-3, SW-CHAIN-1 / SW-CHAIN-2, SW-TRADE-3, SW-COM-1 / SW-COM-2, SW-GUILD-1
+    encodings of named cards."""
     pal = card("Palace")
     assert D.card_cost_res[pal].tolist() == [1] * 7 and D.card_cost_units[pal] == 7
     assert D.card_cost_coins[card("Clay Pit")] == 1
@@ -89,7 +90,7 @@ def test_babel_tiles_compile_every_effect():
 
 
 def test_great_projects_compile_costs_rewards_penalties():
-    """BABEL-GP-1/13/14, SW-DEC-25: 5 projects per Age, N - 1 tokens, River Port's two costs."""
+    """BABEL-GP-1 / BABEL-GP-13 / BABEL-GP-14, SW-DEC-25: 5 projects per Age, N - 1 tokens, River Port's two costs."""
     assert np.bincount(D.gp_age)[1:].tolist() == [5, 5, 5]
     assert D.gp_tokens[3:8].tolist() == [2, 3, 4, 5, 6]
     rp = D.project_names.index("River Port")

@@ -89,7 +89,8 @@ def play_game(n, seed, rules, check=False):
 
 @pytest.mark.parametrize("n", [3, 4, 5, 7])
 def test_random_games_generator_matches_predicate_and_invariants_hold(n):
-    """SW-TURN-1/3, SW-ACT-1..4, BABEL-ACT-1/2, BABEL-SEQ-1: checked random games with both modules."""
+    """SW-TURN-1 / SW-TURN-3, SW-ACT-1 / SW-ACT-2 / SW-ACT-3 / SW-ACT-4, BABEL-ACT-1 / BABEL-ACT-2, BABEL-SEQ-1:
+    checked random games with both modules."""
     for seed in range(2):
         st, out = play_game(n, seed, Rules(), check=True)
         assert (out[:, SC.total] == out[:, : SC.total].sum(axis=1)).all()

@@ -38,7 +38,8 @@ def test_one_random_project_per_age_with_n_minus_one_tokens():
 
 
 def test_participation_needs_the_colour_and_adds_its_cost():
-    """BABEL-GP-2/3, SW-DEC-25 (the rulebook example): during River Port (yellow) a Forum built with one own and
+    """BABEL-GP-2 / BABEL-GP-3, SW-DEC-25 (the rulebook example): during River Port (yellow) a Forum built with one own
+    and
     one bought clay may participate for 2 more coins to the bank and a loom, bought too; a red card may not."""
     st = position(3, boards=("Babylon", "Halikarnassus", "Babylon"), coins=7)
     st.g[G.age] = 2
@@ -55,7 +56,8 @@ def test_participation_needs_the_colour_and_adds_its_cost():
 
 
 def test_participation_once_per_turn_not_with_stages_and_not_after_the_last_token():
-    """BABEL-GP-5/7/8: a stage never participates; no token left -> no participation; once per turn."""
+    """BABEL-GP-5 / BABEL-GP-7 / BABEL-GP-8: a stage never participates; no token left -> no participation; once per
+    turn."""
     st = position(3, boards=("Halikarnassus",), coins=9)
     project(st, "Cranes")  # green, 1 coin
     give_hand(st, 0, "Apothecary")
@@ -123,7 +125,7 @@ def test_reserve_tokens_when_several_take_the_last_and_the_project_succeeds():
     ("Cranes", "gp_free_build", 1), ("Factory", "gp_wild", 1), ("Archives", "gp_sci_set", 3),
     ("Menagerie", "gp_guild", 1), ("Smelter", "gp_wonder", 1)])
 def test_success_rewards_each_token(name, field, per_token):
-    """BABEL-GP-9/13: on success each participant gets the reward once per token held; others nothing."""
+    """BABEL-GP-9 / BABEL-GP-13: on success each participant gets the reward once per token held; others nothing."""
     st = position(3, coins=0)
     project(st, name)
     st.g[G.gp_tokens] = 0
@@ -146,7 +148,8 @@ def test_victory_rewards_follow_tile_19():
 
 
 def test_failure_penalises_only_players_without_tokens():
-    """BABEL-GP-10/14 (the rulebook's Archives example): tokens left -> failure; the participant gets nothing, the
+    """BABEL-GP-10 / BABEL-GP-14 (the rulebook's Archives example): tokens left -> failure; the participant gets
+    nothing, the
     others lose a blue card of their choice (or nothing without one)."""
     st = position(3)
     project(st, "Archives")
@@ -172,7 +175,8 @@ def test_lost_card_to_discard_switch():
 
 
 def test_coin_penalty_and_the_defeat_token_when_it_cannot_be_borne():
-    """BABEL-GP-11/14, SW-DEC-18 (the rulebook's Age II example): all coins go to the bank; with no coins the player
+    """BABEL-GP-11 / BABEL-GP-14, SW-DEC-18 (the rulebook's Age II example): all coins go to the bank; with no coins
+    the player
     takes a Defeat token of -2 in Age II instead; a fixed-amount switch makes too few coins unbearable."""
     st = position(3, coins=0)
     st.coins[0] = 5

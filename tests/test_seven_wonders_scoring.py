@@ -1,5 +1,5 @@
 """Science, military and end-of-game scoring on hand-built positions (SW-SCI-*, SW-MIL-*, SW-COM-2, SW-GUILD-1,
-SW-WONDER-6, SW-END-*, BABEL-SCORE-1, BABEL-TILE-19/22)."""
+SW-WONDER-6, SW-END-*, BABEL-SCORE-1, BABEL-TILE-19 / BABEL-TILE-22)."""
 
 import itertools
 
@@ -51,7 +51,7 @@ def test_wilds_match_brute_force_over_every_assignment():
 
 
 def test_military_each_neighbour_separately_with_age_values():
-    """SW-MIL-1/2: shields compared with each neighbour; +1/+3/+5 by Age for the stronger, -1 for the weaker,
+    """SW-MIL-1 / SW-MIL-2: shields compared with each neighbour; +1/+3/+5 by Age for the stronger, -1 for the weaker,
     nothing on a tie; a player takes 0-2 tokens per Age."""
     st = position(4)
     build(st, 0, "Barracks", "Stockade")  # 2

@@ -1,4 +1,4 @@
-"""Drafting and the uses of a card on hand-built positions (SW-SETUP-2/3, SW-TURN-*, SW-ACT-*, SW-CHAIN-*,
+"""Drafting and the uses of a card on hand-built positions (SW-SETUP-2 / SW-SETUP-3, SW-TURN-*, SW-ACT-*, SW-CHAIN-*,
 SW-COM-1, SW-WONDER-1..5)."""
 
 import numpy as np
@@ -18,7 +18,7 @@ BUILD, STAGE, SELL, TILE = ACT.build, ACT.stage, ACT.sell, ACT.tile
 
 @pytest.mark.parametrize("n", [3, 5, 7])
 def test_each_age_deals_seven_cards_from_the_right_deck(n):
-    """SW-SETUP-2/3: 7 cards to each player from the Age's deck; Age III holds N + 2 guilds."""
+    """SW-SETUP-2 / SW-SETUP-3: 7 cards to each player from the Age's deck; Age III holds N + 2 guilds."""
     st = position(n, seed=n)
     for age in (1, 2, 3):
         deal_age(st, DATA, R, age)
@@ -118,7 +118,8 @@ def test_tavern_gives_five_coins():
 
 
 def test_stages_in_order_each_once_with_their_effects():
-    """SW-WONDER-1/2 / SW-ACT-2: stages are built in order and only as many as printed (Rhodos B: 2); Rhodos B's
+    """SW-WONDER-1 / SW-WONDER-2 / SW-ACT-2: stages are built in order and only as many as printed (Rhodos B: 2);
+    Rhodos B's
     stages give coins, shields and VP; the tucked card leaves the hand."""
     st = position(3, boards=("Rhodos",), sides="B", coins=10)
     build(st, 0, "Quarry", "Stone Pit", "Foundry", "Ore Vein")

@@ -1,9 +1,9 @@
 """Tower of Babel (BABEL-SETUP-*, BABEL-ACT-*, BABEL-PLACE-*, BABEL-ACTIVE-*, BABEL-TILE-*): the tile draft, the
 placement at turn end, which tiles are active, and the questions the other rules ask the active tiles.
 
-At most 4 tiles are active, so every question loops over the visible slots. A tile's effect is read from the
-data through ``effect_of`` (which applies the SW-DEC-15 swap of tiles 2 and 15) and its trigger through
-``trigger_of`` (which applies the SW-DEC-14 literal reading of the tax tiles).
+At most 4 tiles are active, so every question loops over the visible slots. A tile's effect is read from the data
+through ``effect_of`` (which applies the SW-DEC-15 swap of tiles 2 and 15) and its trigger through ``trigger_of`` (which
+applies the SW-DEC-14 literal reading of the tax tiles).
 """
 
 from __future__ import annotations
@@ -59,8 +59,9 @@ def active_kind(st: State, data: Data, rules: np.ndarray, kind: int, triggers: i
 
 @njit(cache=True)
 def coins_for(st: State, data: Data, rules: np.ndarray, kind: int, triggers: int, age: int) -> int:
-    """Sum of the amounts of the active tiles of ``kind`` met by ``triggers``: taxes (BABEL-TILE-1/6/13/16,
-    one per tile, SW-DEC-9) and subsidies (BABEL-TILE-5/14/24)."""
+    """Sum of the amounts of the active tiles of ``kind`` met by ``triggers``: taxes (BABEL-TILE-1 / BABEL-TILE-6 /
+    BABEL-TILE-13 / BABEL-TILE-16, one per tile, SW-DEC-9) and subsidies (BABEL-TILE-5 / BABEL-TILE-14 /
+    BABEL-TILE-24)."""
     total = 0
     for k in range(N_SLOTS):
         t = st.babel_slot[k]
@@ -73,7 +74,8 @@ def coins_for(st: State, data: Data, rules: np.ndarray, kind: int, triggers: int
 
 @njit(cache=True)
 def coins_per_unit(st: State, data: Data, rules: np.ndarray, triggers: int) -> int:
-    """BABEL-TILE-8/23: coins per resource symbol when an active tile forbids resources for this build, else -1."""
+    """BABEL-TILE-8 / BABEL-TILE-23: coins per resource symbol when an active tile forbids resources for this build,
+    else -1."""
     for k in range(N_SLOTS):
         t = st.babel_slot[k]
         if t >= 0:
@@ -111,7 +113,8 @@ def defeat_copies(st: State, data: Data, rules: np.ndarray, value: int) -> int:
 
 @njit(cache=True)
 def refresh_tiles(st: State, data: Data, rules: np.ndarray) -> None:
-    """Recompute tile_on, the trade deltas (BABEL-TILE-9..12) and every production view (BABEL-TILE-3/4/17/18/20/21)."""
+    """Recompute tile_on, the trade deltas (BABEL-TILE-9 / BABEL-TILE-10 / BABEL-TILE-11 / BABEL-TILE-12) and every
+    production view (BABEL-TILE-3/4/17/18/20/21)."""
     for t in range(N_TILES):
         st.tile_on[t] = 0
     st.teff[TE.delta_raw] = 0
@@ -132,8 +135,8 @@ def refresh_tiles(st: State, data: Data, rules: np.ndarray) -> None:
 
 @njit(cache=True)
 def place_tile(st: State, data: Data, t: int) -> None:
-    """BABEL-PLACE-2: the first tile fills the starting slot, later ones the next slot clockwise; when every slot
-    is full the next tile covers the earliest-placed visible tile (slots cycle, so that is the next one)."""
+    """BABEL-PLACE-2: the first tile fills the starting slot, later ones the next slot clockwise; when every slot is
+    full the next tile covers the earliest-placed visible tile (slots cycle, so that is the next one)."""
     n_slots = data.babel_slots[st.g[G.n]]
     k = st.g[G.babel_next]
     st.babel_slot[k] = t
@@ -144,8 +147,8 @@ def place_tile(st: State, data: Data, t: int) -> None:
 
 @njit(cache=True)
 def place_due_tiles(st: State, data: Data, rules: np.ndarray) -> int:
-    """BABEL-PLACE-1/3: at the very end of a turn, place the tiles built this turn in ascending printed number,
-    then refresh what is active (BABEL-ACTIVE-2). Returns the number placed."""
+    """BABEL-PLACE-1 / BABEL-PLACE-3: at the very end of a turn, place the tiles built this turn in ascending printed
+    number, then refresh what is active (BABEL-ACTIVE-2). Returns the number placed."""
     placed = 0
     n = st.g[G.n]
     for t in range(N_TILES):
@@ -196,8 +199,8 @@ def keep_tile(st: State, p: int, j: int) -> None:
 
 @njit(cache=True)
 def pass_tiles_right(st: State) -> None:
-    """BABEL-SETUP-3: every pool goes to the right neighbour (each player receives from his left); a pool of
-    one tile is then taken as the third tile."""
+    """BABEL-SETUP-3: every pool goes to the right neighbour (each player receives from his left); a pool of one tile is
+    then taken as the third tile."""
     n = st.g[G.n]
     first = st.tile_pool[0].copy()  # setup only
     for p in range(n - 1):

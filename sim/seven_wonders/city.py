@@ -11,7 +11,7 @@ from sim.seven_wonders.state import MAX_CITY, State
 @njit(cache=True)
 def add_structure(st: State, data: Data, p: int, c: int) -> None:
     """SW-ACT-1: card c enters p's city: its name (SW-ACT-4, SW-CHAIN-1), colour, shields (SW-MIL-1) and
-    science symbol (SW-SCI-1/2) count from now on. Coins and production are handled by the caller."""
+    science symbol (SW-SCI-1 / SW-SCI-2) count from now on. Coins and production are handled by the caller."""
     if st.city_n[p] < MAX_CITY:
         st.city[p, st.city_n[p]] = c
         st.city_n[p] += 1
@@ -42,7 +42,7 @@ def remove_structure(st: State, data: Data, p: int, i: int) -> int:
 
 @njit(cache=True)
 def add_stage(st: State, data: Data, p: int) -> int:
-    """SW-ACT-2 / SW-WONDER-1/2: p's next stage is built; shields and the wild symbol count from now on.
+    """SW-ACT-2 / SW-WONDER-1 / SW-WONDER-2: p's next stage is built; shields and the wild symbol count from now on.
     Returns the stage index. Its coins and special action are handled by the caller."""
     j = st.stages[p]
     w = st.wonder[p]

@@ -73,9 +73,9 @@ class Data(NamedTuple):
     card_copies: np.ndarray  # (n_cards, MAX_PLAYERS + 1) copies in an N-player deck; guilds 1 (SW-SETUP-2)
     card_cost_coins: np.ndarray  # (n_cards,)
     card_cost_res: np.ndarray  # (n_cards, N_RES)
-    card_cost_units: np.ndarray  # (n_cards,) resource symbols in the cost (BABEL-TILE-8/23)
+    card_cost_units: np.ndarray  # (n_cards,) resource symbols in the cost (BABEL-TILE-8 / BABEL-TILE-23)
     card_chain: np.ndarray  # (n_cards, MAX_CHAIN) predecessor name ids, -1 padded (SW-CHAIN-1)
-    card_prod: np.ndarray  # (n_cards, N_RES) fixed units produced (SW-RES-1/2)
+    card_prod: np.ndarray  # (n_cards, N_RES) fixed units produced (SW-RES-1 / SW-RES-2)
     card_choice: np.ndarray  # (n_cards,) resource mask of a one-of choice, 0 if none (SW-RES-2)
     card_sellable: np.ndarray  # (n_cards,) 1 if neighbours may buy its output (SW-RES-3)
     card_vp: np.ndarray  # (n_cards,)
@@ -86,7 +86,7 @@ class Data(NamedTuple):
     card_pe_kind: np.ndarray  # (n_cards,) PE: what a per-element effect counts
     card_pe_colors: np.ndarray  # (n_cards,) colour mask counted
     card_pe_scope: np.ndarray  # (n_cards,) SCOPE_* bits
-    card_pe_coins: np.ndarray  # (n_cards,) coins per element, when built (SW-COM-1/2)
+    card_pe_coins: np.ndarray  # (n_cards,) coins per element, when built (SW-COM-1 / SW-COM-2)
     card_pe_vp: np.ndarray  # (n_cards,) VP per element at game end (SW-COM-2, SW-GUILD-1)
     wonder_res: np.ndarray  # (n_wonders,) starting resource (SW-RES-1)
     wonder_n_stages: np.ndarray  # (n_wonders, 2) stages on sides A, B (SW-WONDER-1)
@@ -279,7 +279,7 @@ STAGE_EFFECTS = ("vp", "coins", "shields", "science", "produce", "produce_choice
 
 
 def _cards(f: _File) -> dict:
-    """cards.json -> card arrays (SW-SETUP-2, SW-COST-1, SW-CHAIN-1/2, SW-RES, SW-COM, SW-GUILD)."""
+    """cards.json -> card arrays (SW-SETUP-2, SW-COST-1, SW-CHAIN-1 / SW-CHAIN-2, SW-RES, SW-COM, SW-GUILD)."""
     items = f.get(f.doc, "cards", list, "top level") + f.get(f.doc, "guilds", list, "top level")
     n = len(items)
     if n == 0:
@@ -349,7 +349,7 @@ def _check_decks(f: _File, out: dict) -> None:
 
 
 def _wonders(f: _File) -> dict:
-    """wonders.json -> board arrays (SW-WONDER-1/2, SW-RES-1)."""
+    """wonders.json -> board arrays (SW-WONDER-1 / SW-WONDER-2, SW-RES-1)."""
     items = f.get(f.doc, "wonders", list, "top level")
     n = len(items)
     if n < 7:

@@ -1,11 +1,11 @@
 """Production and the cheapest legal payment of a resource cost (SW-RES-*, SW-TRADE-*, SW-DEC-1, BABEL-TRADE-1).
 
 A player covers a cost from his own fixed production, his one-of choice sources (choice cards, Forum, Caravansery,
-Alexandria's stages, Babel tiles 17/18/21) and units bought from his two neighbours' sellable sources at a price
-per (side, resource). Choice sources make this an assignment problem; it is solved exactly as a min-cost flow
-(source -> choice unit -> resource -> sink, plus fixed-supply edges per side and resource) with successive
-shortest paths. Costs are scaled so that among equally cheap plans the one buying the fewest units from the
-non-preferred side wins (the SW-DEC-1 tie-break).
+Alexandria's stages, Babel tiles 17/18/21) and units bought from his two neighbours' sellable sources at a price per
+(side, resource). Choice sources make this an assignment problem; it is solved exactly as a min-cost flow (source ->
+choice unit -> resource -> sink, plus fixed-supply edges per side and resource) with successive shortest paths. Costs
+are scaled so that among equally cheap plans the one buying the fewest units from the non-preferred side wins (the
+SW-DEC-1 tie-break).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def neighbour(st: State, p: int, side: int) -> int:
 
 @njit(cache=True)
 def _tile_blocks(st: State, data: Data, kind: int, card: int) -> bool:
-    """True if an active tile of ``kind`` names ``card`` (BABEL-TILE-3/4/20)."""
+    """True if an active tile of ``kind`` names ``card`` (BABEL-TILE-3 / BABEL-TILE-4 / BABEL-TILE-20)."""
     for t in range(st.tile_on.shape[0]):
         if st.tile_on[t] and data.tile_kind[t] == kind and data.tile_cards[t, card]:
             return True
@@ -54,11 +54,11 @@ def _add_choice(st: State, p: int, mask: int, sellable: int) -> None:
 def refresh_production(st: State, data: Data, rules: np.ndarray, p: int) -> None:
     """Rebuild p's production view from his board, city, stages and the active tiles.
 
-    SW-RES-1/2/3: the board's resource (gone after a lose-board penalty, SW-DEC-19), brown and grey cards
-    (sellable), choice cards, Forum / Caravansery and stage choices (owner only), discounts (SW-TRADE-3).
-    BABEL-TILE-3: multi-resource brown cards yield nothing (nor sell, SW-DEC-16 ``tile3_blocks_sale``);
-    BABEL-TILE-4: trading cards lose discounts (and production, ``tile4_blocks_production``);
-    BABEL-TILE-20: single brown cards become unlimited (sellable); BABEL-TILE-17/18/21: one free unit each.
+    SW-RES-1 / SW-RES-2 / SW-RES-3: the board's resource (gone after a lose-board penalty, SW-DEC-19), brown and grey
+    cards (sellable), choice cards, Forum / Caravansery and stage choices (owner only), discounts (SW-TRADE-3).
+    BABEL-TILE-3: multi-resource brown cards yield nothing (nor sell, SW-DEC-16 ``tile3_blocks_sale``); BABEL-TILE-4:
+    trading cards lose discounts (and production, ``tile4_blocks_production``); BABEL-TILE-20: single brown cards become
+    unlimited (sellable); BABEL-TILE-17 / BABEL-TILE-18 / BABEL-TILE-21: one free unit each.
     """
     for r in range(N_RES):
         st.prod[p, r] = 0
@@ -105,7 +105,7 @@ def refresh_production(st: State, data: Data, rules: np.ndarray, p: int) -> None
 
 @njit(cache=True)
 def unit_price(st: State, rules: np.ndarray, p: int, side: int, r: int) -> int:
-    """Coins p pays the ``side`` neighbour per unit of r: 2, or 1 with a discount (SW-TRADE-1/3), plus the
+    """Coins p pays the ``side`` neighbour per unit of r: 2, or 1 with a discount (SW-TRADE-1 / SW-TRADE-3), plus the
     active tiles 9-12's deltas, never below 0 (BABEL-TRADE-1)."""
     price = rules[R.trade_price]
     if (st.disc[p] >> (7 * side + r)) & 1:
@@ -173,10 +173,10 @@ def _shortest_path(st: State, n_nodes: int) -> int:
 def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
     """SW-DEC-1: the fewest coins p must pay neighbours to cover ``st.need``; -1 if no plan covers it.
 
-    Own fixed units first, then own choice sources (free), then purchases under SW-TRADE-2 (each neighbour unit
-    at most once per buyer; a neighbour's choice source gives one unit of the buyer's pick). Among the cheapest
-    plans, the fewest units come from the side other than ``prefer`` (0 left, 1 right). The units bought are
-    left in ``st.buy[side, r]``.
+    Own fixed units first, then own choice sources (free), then purchases under SW-TRADE-2 (each neighbour unit at most
+    once per buyer; a neighbour's choice source gives one unit of the buyer's pick). Among the cheapest plans, the
+    fewest units come from the side other than ``prefer`` (0 left, 1 right). The units bought are left in ``st.buy[side,
+    r]``.
     """
     for s in range(2):
         for r in range(N_RES):

@@ -1,6 +1,6 @@
-"""Great Projects of Babel (BABEL-GP-*): the project of each Age, participation, success or failure before
-military, rewards per participation token, penalties (with the owner's choices as decisions) and the Defeat
-token for a penalty that cannot be borne."""
+"""Great Projects of Babel (BABEL-GP-*): the project of each Age, participation, success or failure before military,
+rewards per participation token, penalties (with the owner's choices as decisions) and the Defeat token for a penalty
+that cannot be borne."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def reveal_project(st: State, data: Data, rules: np.ndarray, age: int) -> None:
 
 @njit(cache=True)
 def participation_coins(st: State, data: Data, rules: np.ndarray) -> int:
-    """BABEL-GP-2/3: the coin part of the participation cost; River Port's follows ``river_port_coins``
+    """BABEL-GP-2 / BABEL-GP-3: the coin part of the participation cost; River Port's follows ``river_port_coins``
     (SW-DEC-25: the project with an alternative cost in the data)."""
     k = st.g[G.gp]
     if data.gp_alt_coins[k] >= 0:
@@ -53,8 +53,8 @@ def participation_coins(st: State, data: Data, rules: np.ndarray) -> int:
 
 @njit(cache=True)
 def can_participate(st: State, data: Data, rules: np.ndarray, p: int, color: int, wild: bool) -> bool:
-    """BABEL-GP-2/5/7, SW-DEC-21: a structure of the project's colour (or any colour with a wild token) while the
-    card still holds a token, once per turn."""
+    """BABEL-GP-2 / BABEL-GP-5 / BABEL-GP-7, SW-DEC-21: a structure of the project's colour (or any colour with a wild
+    token) while the card still holds a token, once per turn."""
     if not rules[R.great_projects] or st.g[G.gp] < 0 or st.g[G.gp_tokens] <= 0 or st.gp_took[p]:
         return False
     if wild:
@@ -64,8 +64,8 @@ def can_participate(st: State, data: Data, rules: np.ndarray, p: int, color: int
 
 @njit(cache=True)
 def take_participation(st: State, p: int, wild: bool) -> None:
-    """BABEL-GP-2/6: p takes a token from the card, or from the reserve when several players emptied it in the
-    same turn; a wild token is returned when used (BABEL-GP-13)."""
+    """BABEL-GP-2 / BABEL-GP-6: p takes a token from the card, or from the reserve when several players emptied it in
+    the same turn; a wild token is returned when used (BABEL-GP-13)."""
     if st.g[G.gp_tokens] > 0:
         st.g[G.gp_tokens] -= 1
     else:
@@ -78,8 +78,8 @@ def take_participation(st: State, p: int, wild: bool) -> None:
 
 @njit(cache=True)
 def project_succeeds(st: State, rules: np.ndarray) -> bool:
-    """BABEL-GP-9/10, SW-DEC-20: success when no token remains on the card (reserve tokens taken in the last turn
-    count as a success unless ``gp_overflow_success`` is off)."""
+    """BABEL-GP-9 / BABEL-GP-10, SW-DEC-20: success when no token remains on the card (reserve tokens taken in the last
+    turn count as a success unless ``gp_overflow_success`` is off)."""
     if st.g[G.gp_tokens] > 0:
         return False
     return rules[R.gp_overflow_success] == 1 or st.g[G.gp_reserve] == 0
@@ -87,7 +87,7 @@ def project_succeeds(st: State, rules: np.ndarray) -> bool:
 
 @njit(cache=True)
 def give_rewards(st: State, data: Data, rules: np.ndarray) -> None:
-    """BABEL-GP-9/13: each participant receives the reward once per participation token held."""
+    """BABEL-GP-9 / BABEL-GP-13: each participant receives the reward once per participation token held."""
     k = st.g[G.gp]
     kind = data.gp_reward[k]
     v = data.gp_reward_value[k]
@@ -126,11 +126,11 @@ def _victory_held(st: State, p: int) -> int:
 
 @njit(cache=True)
 def penalty_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
-    """BABEL-GP-10/14: p's ways to bear the failed project's penalty (p holds no token), into st.opt.
+    """BABEL-GP-10 / BABEL-GP-14: p's ways to bear the failed project's penalty (p holds no token), into st.opt.
 
-    lose_card: one option per own structure of the colour (owner picks; none -> NO_EFFECT); lose_victory_token:
-    one option per choice of token values (opt[i, 0..1], SW-DEC-27 when fewer are held); coins and board
-    penalties have one option. A penalty that cannot be borne gives the single option UNBEARABLE (BABEL-GP-11).
+    lose_card: one option per own structure of the colour (owner picks; none -> NO_EFFECT); lose_victory_token: one
+    option per choice of token values (opt[i, 0..1], SW-DEC-27 when fewer are held); coins and board penalties have one
+    option. A penalty that cannot be borne gives the single option UNBEARABLE (BABEL-GP-11).
     """
     k = st.g[G.gp]
     kind = data.gp_penalty[k]
@@ -175,7 +175,8 @@ def penalty_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
 
 @njit(cache=True)
 def apply_penalty(st: State, data: Data, rules: np.ndarray, p: int, i: int, age: int) -> None:
-    """Bear penalty option i of ``penalty_options`` (BABEL-GP-10/11/14, SW-DEC-5/18/19/27)."""
+    """Bear penalty option i of ``penalty_options`` (BABEL-GP-10 / BABEL-GP-11 / BABEL-GP-14, SW-DEC-5 / SW-DEC-18 /
+    SW-DEC-19 / SW-DEC-27)."""
     k = st.g[G.gp]
     kind = data.gp_penalty[k]
     if st.opt[i, 0] == UNBEARABLE:

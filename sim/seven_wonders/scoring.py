@@ -1,5 +1,5 @@
 """Military at each Age end, science with wild symbols, and the end-of-game score by category (SW-MIL-*, SW-SCI-*,
-SW-COM-2, SW-GUILD-1, SW-WONDER-6, SW-END-*, BABEL-SCORE-1, BABEL-GP-13/15)."""
+SW-COM-2, SW-GUILD-1, SW-WONDER-6, SW-END-*, BABEL-SCORE-1, BABEL-GP-13 / BABEL-GP-15)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ N_SC = len(SC)
 
 @njit(cache=True)
 def science_points(c: int, g: int, t: int, wild: int, set_vp: int) -> int:
-    """SW-SCI-1/2, SW-DEC-7: c^2 + g^2 + t^2 + set_vp * min(c, g, t), each wild symbol placed to maximise it
+    """SW-SCI-1 / SW-SCI-2, SW-DEC-7: c^2 + g^2 + t^2 + set_vp * min(c, g, t), each wild symbol placed to maximise it
     (every split of the wilds over the three symbols is tried; the order of wilds does not matter)."""
     best = 0
     for a in range(wild + 1):
@@ -71,7 +71,7 @@ def resolve_military(st: State, data: Data, rules: np.ndarray, age: int) -> None
 
 @njit(cache=True)
 def per_element(st: State, data: Data, p: int, c: int) -> int:
-    """Elements counted by card c's per-element effect for p (SW-COM-1/2, SW-GUILD-1): cards of its colours,
+    """Elements counted by card c's per-element effect for p (SW-COM-1 / SW-COM-2, SW-GUILD-1): cards of its colours,
     built Wonder stages or Defeat tokens, over its scope (self, left, right)."""
     total = 0
     for side in range(3):

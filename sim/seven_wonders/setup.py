@@ -27,6 +27,7 @@ def reset(st: State) -> None:
     st.g[:] = 0
     st.g[G.n] = n
     st.g[G.gp] = -1
+    st.g[G.pile_before_last] = -1
     for a in (st.coins, st.stages, st.city_n, st.shields, st.defeat_n, st.defeat_vp, st.hand_n, st.olympia_used,
               st.pending, st.unlimited, st.chc_n, st.disc, st.tiles_built, st.gp_part, st.gp_wild,
               st.gp_free_build, st.gp_free_stage, st.gp_sci_set, st.gp_guild, st.gp_wonder, st.gp_took,

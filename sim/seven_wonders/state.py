@@ -23,9 +23,11 @@ FLOW_NODES = 2 + 3 * MAX_CHOICE + N_RES
 FLOW_EDGES = 2 * (3 * MAX_CHOICE * (1 + N_RES) + 2 * N_RES + N_RES + 8)
 
 G = namespace("G", ["n", "age", "turn", "deck_n", "discard_n", "removed_n", "babel_next", "babel_placed", "gp",
-                    "gp_tokens", "gp_reserve", "tucked_n"])
+                    "gp_tokens", "gp_reserve", "tucked_n", "pile_before_last"])
 """Global fields: State.g[G.*]. gp = the Age's project (-1 none), gp_tokens = tokens left on it, gp_reserve = 1
-once a reserve token was taken (BABEL-GP-6, SW-DEC-20); removed_n = cards out of the game (SW-DEC-5), tucked_n = cards under Wonder stages."""
+once a reserve token was taken (BABEL-GP-6, SW-DEC-20); removed_n = cards out of the game (SW-DEC-5); tucked_n =
+cards under Wonder stages; pile_before_last = discard pile size before the Age's last cards were discarded, -1
+before that (SW-DEC-4)."""
 
 TE = namespace("TE", ["delta_raw", "delta_man"])
 """Trade-price deltas summed over the active tiles 9-12 (State.teff[TE.*], BABEL-TRADE-1), refreshed on placement."""
@@ -45,7 +47,7 @@ class State(NamedTuple):
     has_name: np.ndarray  # int64 (n, n_names) 1 if a structure of that name is in the city (SW-ACT-4, SW-CHAIN-1)
     color_n: np.ndarray  # int64 (n, 7) structures per colour
     shields: np.ndarray  # int64 (n,) military strength (SW-MIL-1, incl. Great Project shield tokens)
-    science: np.ndarray  # int64 (n, 4) compass, gear, tablet, wild symbols (SW-SCI-1/2)
+    science: np.ndarray  # int64 (n, 4) compass, gear, tablet, wild symbols (SW-SCI-1 / SW-SCI-2)
     victory: np.ndarray  # int64 (n, MAX_VICTORY + 1) Victory tokens held, by value
     defeat_n: np.ndarray  # int64 (n,) Defeat tokens held (Strategists Guild)
     defeat_vp: np.ndarray  # int64 (n,) their total value (<= 0)
@@ -55,7 +57,7 @@ class State(NamedTuple):
     discard: np.ndarray  # int64 (3 * 7 n,) the common discard pile (SW-ACT-3, SW-WONDER-4)
     olympia_used: np.ndarray  # int64 (n,) Age in which Olympia A's free build was used (SW-WONDER-3)
     pending: np.ndarray  # int64 (n,) 1 when a Halikarnassos build from the discard is due (SW-WONDER-4)
-    prod: np.ndarray  # int64 (n, N_RES) fixed units the owner can use each turn (SW-RES-1/2)
+    prod: np.ndarray  # int64 (n, N_RES) fixed units the owner can use each turn (SW-RES-1 / SW-RES-2)
     sell: np.ndarray  # int64 (n, N_RES) fixed units neighbours can buy (SW-RES-3)
     unlimited: np.ndarray  # int64 (n,) resource mask of unlimited production (BABEL-TILE-20), sellable
     chc: np.ndarray  # int64 (n, MAX_CHOICE) resource masks of one-unit choice sources
@@ -116,11 +118,14 @@ def new_state(rules: Rules, data: Data, n_players: int) -> State:
         unlimited=z(n), chc=z(n, MAX_CHOICE), chc_sell=z(n, MAX_CHOICE), chc_n=z(n), disc=z(n),
         tiles=z(n, 3) - 1, tile_built=z(n, 3), tiles_built=z(n), tile_due=z(n) - 1, babel_slot=z(4) - 1,
         babel_age=z(4), tile_on=z(N_TILES), teff=z(N_TE), gp_part=z(n), gp_wild=z(n), gp_free_build=z(n),
-        gp_free_stage=z(n), gp_sci_set=z(n), gp_guild=z(n), gp_wonder=z(n), gp_took=z(n), board_lost=z(n), vp_now=z(n), tile_pool=z(n, 3) - 1, pick=z(n, 4) - 1,
-        paid=z(n, 3), income=z(n), pick_chain=z(n), pe_before=z(n), opt=z(MAX_OPT, 4), need=z(N_RES), buy=z(2, N_RES),
+        gp_free_stage=z(n), gp_sci_set=z(n), gp_guild=z(n), gp_wonder=z(n), gp_took=z(n), board_lost=z(n),
+        vp_now=z(n), tile_pool=z(n, 3) - 1, pick=z(n, 4) - 1, paid=z(n, 3), income=z(n), pick_chain=z(n),
+        pe_before=z(n), opt=z(MAX_OPT, 4), need=z(N_RES), buy=z(2, N_RES),
         flow_head=z(FLOW_NODES), flow_to=z(FLOW_EDGES), flow_cap=z(FLOW_EDGES), flow_cost=z(FLOW_EDGES),
         flow_next=z(FLOW_EDGES), flow_info=z(FLOW_EDGES), flow_dist=z(FLOW_NODES), flow_prev=z(FLOW_NODES),
         flow_queue=z(FLOW_NODES + 1), flow_inq=z(FLOW_NODES), rng=new_rng(),
     )
     st.g[G.n] = n
+    st.g[G.gp] = -1
+    st.g[G.pile_before_last] = -1
     return st

@@ -1,19 +1,20 @@
-"""Drafting and the four uses of a card (SW-SETUP-2/3, SW-TURN-*, SW-ACT-*, SW-COST-*, SW-CHAIN-*, SW-WONDER-*,
-SW-COM-1, BABEL-ACT-*, BABEL-TILE-1/2/5..8/13..16/23/24, BABEL-GP-2..8).
+"""Drafting and the uses of a card: SW-SETUP-2 / SW-SETUP-3, SW-TURN-*, SW-ACT-*, SW-COST-*, SW-CHAIN-*, SW-WONDER-*,
+SW-COM-1; the Babel tile action (BABEL-ACT-*), the build costs and subsidies of the tiles (BABEL-TILE-*) and Great
+Project participation (BABEL-GP-2 to BABEL-GP-8).
 
 A turn, as the engine drives it (BABEL-SEQ-1):
   1. every seat: ``turn_options`` -> choose -> ``apply_option`` (records the pick and its payment, planned on the
      start-of-turn state, SW-TURN-4 / SW-DEC-2);
   2. ``resolve_picks``: all payments, then all placements, then all income (SW-TURN-4, SW-DEC-3);
-  3. last turn of an Age: Babylon B's 7th card (``seventh_card_seats``, then steps 1-2 for those seats with the
-     other picks empty), then ``discard_last_cards`` (SW-TURN-3, SW-WONDER-5, SW-DEC-4);
+  3. last turn of an Age: Babylon B's 7th card (``seventh_card_seats``, then steps 1-2 for those seats with the other
+     picks empty), then ``discard_last_cards`` (SW-TURN-3, SW-WONDER-5, SW-DEC-4);
   4. Halikarnassos: for each seat with ``st.pending``: ``discard_build_options`` -> choose -> ``apply_discard_build``
      (SW-WONDER-4; after step 3 so the 7th cards can be taken, ``halikarnassos_sees_last_discards``);
-  5. ``end_turn``: Babel tiles placed in number order (BABEL-PLACE-1/3), hands passed (SW-TURN-2).
+  5. ``end_turn``: Babel tiles placed in number order (BABEL-PLACE-1 / BABEL-PLACE-3), hands passed (SW-TURN-2).
 
-Option rows (State.opt): (action, hand slot, extra, participation). ``extra`` is the build mode (MODE) for a
-structure, 0/1 (free-stage token) for a stage, the tile index for a Babel tile. ``participation`` is 0 (none),
-1 (colour match) or 2 (wild token).
+Option rows (State.opt): (action, hand slot, extra, participation). ``extra`` is the build mode (MODE) for a structure,
+0/1 (free-stage token) for a stage, the tile index for a Babel tile. ``participation`` is 0 (none), 1 (colour match) or
+2 (wild token).
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ PICK_NONE = -1
 
 @njit(cache=True)
 def deal_age(st: State, data: Data, rules: np.ndarray, age: int) -> None:
-    """SW-SETUP-2/3: the Age deck (every copy up to N; Age III: N + 2 random guilds), shuffled, 7 cards each."""
+    """SW-SETUP-2 / SW-SETUP-3: the Age deck (every copy up to N; Age III: N + 2 random guilds), shuffled, 7 cards
+    each."""
     n = st.g[G.n]
     k = 0
     if age == 3:
@@ -66,6 +68,7 @@ def deal_age(st: State, data: Data, rules: np.ndarray, age: int) -> None:
         st.hand_n[p] = h
     st.g[G.age] = age
     st.g[G.turn] = 1
+    st.g[G.pile_before_last] = -1
     refresh_vp(st, data, rules)
 
 
@@ -82,8 +85,8 @@ def refresh_vp(st: State, data: Data, rules: np.ndarray) -> None:
 
 @njit(cache=True)
 def chain_source(st: State, data: Data, rules: np.ndarray, p: int, c: int) -> int:
-    """SW-CHAIN-1: 1 if p holds a predecessor of c; 2 if only a neighbour does and tile 7 is active
-    (BABEL-TILE-7); 0 otherwise."""
+    """SW-CHAIN-1: 1 if p holds a predecessor of c; 2 if only a neighbour does and tile 7 is active (BABEL-TILE-7); 0
+    otherwise."""
     neighbours = active_kind(st, data, rules, TILE_KIND.chain_from_neighbors, 0) > 0
     found = 0
     for j in range(data.card_chain.shape[1]):
@@ -124,15 +127,15 @@ def build_triggers(data: Data, rules: np.ndarray, c: int, chain: int) -> int:
 
 @njit(cache=True)
 def structure_cost(st: State, data: Data, rules: np.ndarray, p: int, c: int, mode: int, part: int) -> int:
-    """Coins due to the bank for building c in ``mode`` with participation ``part``; the resources to cover are
-    left in st.need. -1 when the mode is not available. One combined payment (SW-DEC-9):
+    """Coins due to the bank for building c in ``mode`` with participation ``part``; the resources to cover are left in
+    st.need. -1 when the mode is not available. One combined payment (SW-DEC-9):
 
     pay: the printed cost (SW-COST-1); tile 2 waives a red card's resources (BABEL-TILE-2); tiles 8/23 turn a blue
-    card's / guild's resources into 1 coin each (BABEL-TILE-8/23). chain: free (SW-CHAIN-1, BABEL-TILE-7).
-    olympia: free once per Age (SW-WONDER-3). token: free with a free-build token (BABEL-GP-13). discard: free from
-    the discard pile (SW-WONDER-4; the caller checks the pending stage). Free builds stay
-    free under tiles 8/23 unless ``coin_tiles_spare_free_builds`` is off (SW-DEC-10). Every mode adds the
-    tax tiles met (BABEL-TILE-1/6/13/16) and the participation cost (BABEL-GP-2/3/4).
+    card's / guild's resources into 1 coin each (BABEL-TILE-8 / BABEL-TILE-23). chain: free (SW-CHAIN-1, BABEL-TILE-7).
+    olympia: free once per Age (SW-WONDER-3). token: free with a free-build token (BABEL-GP-13). discard: free from the
+    discard pile (SW-WONDER-4; the caller checks the pending stage). Free builds stay free under tiles 8/23 unless
+    ``coin_tiles_spare_free_builds`` is off (SW-DEC-10). Every mode adds the tax tiles met (BABEL-TILE-1 / BABEL-TILE-6
+    / BABEL-TILE-13 / BABEL-TILE-16) and the participation cost (BABEL-GP-2 / BABEL-GP-3 / BABEL-GP-4).
     """
     age = st.g[G.age]
     for r in range(N_RES):
@@ -172,9 +175,9 @@ def structure_cost(st: State, data: Data, rules: np.ndarray, p: int, c: int, mod
 
 @njit(cache=True)
 def stage_cost(st: State, data: Data, rules: np.ndarray, p: int, token: int) -> int:
-    """Coins due to the bank for p's next Wonder stage (SW-ACT-2, SW-WONDER-1); resources in st.need; -1 if no
-    stage is left. Tile 15 or a free-stage token waives the resources, never the coins (BABEL-TILE-15,
-    BABEL-GP-13); tax tile 16 adds the Age value (BABEL-TILE-16)."""
+    """Coins due to the bank for p's next Wonder stage (SW-ACT-2, SW-WONDER-1); resources in st.need; -1 if no stage is
+    left. Tile 15 or a free-stage token waives the resources, never the coins (BABEL-TILE-15, BABEL-GP-13); tax tile 16
+    adds the Age value (BABEL-TILE-16)."""
     w = st.wonder[p]
     s = st.side[p]
     j = st.stages[p]
@@ -201,8 +204,8 @@ def prefer_side(st: State, rules: np.ndarray, p: int) -> int:
 @njit(cache=True)
 def option_price(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot: int, extra: int,
                  part: int) -> int:
-    """Total coins the option costs p (bank + neighbours; plan in st.buy), or -1 if it is not legal to pay
-    (SW-COST-1, SW-TRADE-4: coins held at the start of the turn)."""
+    """Total coins the option costs p (bank + neighbours; plan in st.buy), or -1 if it is not legal to pay (SW-COST-1,
+    SW-TRADE-4: coins held at the start of the turn)."""
     c = st.hand[p, slot]
     if act == ACT.build:
         bank = structure_cost(st, data, rules, p, c, extra, part)
@@ -228,7 +231,7 @@ def is_legal(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot: i
     c = st.hand[p, slot]
     if act == ACT.sell:
         return extra == 0 and part == 0  # SW-ACT-3: always legal
-    if act == ACT.tile:  # BABEL-ACT-1/2: an own unbuilt tile, module on
+    if act == ACT.tile:  # BABEL-ACT-1 / BABEL-ACT-2: an own unbuilt tile, module on
         return (rules[R.babel_tower] == 1 and part == 0 and 0 <= extra < 3 and st.tiles[p, extra] >= 0
                 and st.tile_built[p, extra] == 0)
     if act == ACT.stage:
@@ -253,9 +256,9 @@ def _put(st: State, n_opt: int, act: int, slot: int, extra: int, part: int) -> i
 def turn_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
     """Every legal use of every card in p's hand, into st.opt; returns the count (never 0: selling is legal).
 
-    Per card: build it in each available mode (pay / chain / Olympia / free-build token), each with or without
-    Great Project participation; the next Wonder stage (paid, or with a free-stage token); sell it; discard it
-    for each unbuilt Babel tile. Identical cards in the hand give identical options.
+    Per card: build it in each available mode (pay / chain / Olympia / free-build token), each with or without Great
+    Project participation; the next Wonder stage (paid, or with a free-stage token); sell it; discard it for each
+    unbuilt Babel tile. Identical cards in the hand give identical options.
     """
     n_opt = 0
     for slot in range(st.hand_n[p]):
@@ -279,8 +282,8 @@ def turn_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
 
 @njit(cache=True)
 def apply_option(st: State, data: Data, rules: np.ndarray, p: int, i: int) -> None:
-    """Record option i as p's secret pick with its payment (bank, left, right), planned on the start-of-turn
-    state (SW-TURN-1/4, SW-DEC-2); nothing moves until ``resolve_picks``."""
+    """Record option i as p's secret pick with its payment (bank, left, right), planned on the start-of-turn state
+    (SW-TURN-1 / SW-TURN-4, SW-DEC-2); nothing moves until ``resolve_picks``."""
     act = st.opt[i, 0]
     slot = st.opt[i, 1]
     extra = st.opt[i, 2]
@@ -327,17 +330,18 @@ def _self_counted(data: Data, c: int) -> int:
 @njit(cache=True)
 def _structure_income(st: State, data: Data, rules: np.ndarray, p: int, c: int, chain: int) -> int:
     """Coins a new structure brings at the end of the turn: its own coins (SW-COM-1) and the subsidy tiles met
-    (BABEL-TILE-5/14/24, active at the build, SW-DEC-13); per-element coins are added by the caller."""
+    (BABEL-TILE-5 / BABEL-TILE-14 / BABEL-TILE-24, active at the build, SW-DEC-13); per-element coins are added by the
+    caller."""
     return data.card_coins[c] + coins_for(st, data, rules, TILE_KIND.bonus_coins_on_build,
                                           build_triggers(data, rules, c, chain), st.g[G.age])
 
 
 @njit(cache=True)
 def resolve_picks(st: State, data: Data, rules: np.ndarray) -> None:
-    """SW-TURN-4: (1) every payment, with start-of-turn coins; (2) every card placed (city, under the Wonder,
-    discard pile); (3) all income: sales, card and stage coins, per-element coins counted after all placements
-    (SW-DEC-3; before them with ``commerce_counts_after_placement`` off), tile subsidies, neighbours' coins.
-    Production and discounts of the new cards serve from the next payment on."""
+    """SW-TURN-4: (1) every payment, with start-of-turn coins; (2) every card placed (city, under the Wonder, discard
+    pile); (3) all income: sales, card and stage coins, per-element coins counted after all placements (SW-DEC-3; before
+    them with ``commerce_counts_after_placement`` off), tile subsidies, neighbours' coins. Production and discounts of
+    the new cards serve from the next payment on."""
     n = st.g[G.n]
     age = st.g[G.age]
     for p in range(n):
@@ -423,6 +427,7 @@ def seventh_card_options(st: State, data: Data, rules: np.ndarray, p: int) -> in
 @njit(cache=True)
 def discard_last_cards(st: State) -> None:
     """SW-TURN-3: the card left after turn 6 is discarded face down without compensation."""
+    st.g[G.pile_before_last] = st.g[G.discard_n]
     for p in range(st.g[G.n]):
         while st.hand_n[p] > 0:
             _to_discard(st, _take_from_hand(st, p, 0))
@@ -430,11 +435,15 @@ def discard_last_cards(st: State) -> None:
 
 @njit(cache=True)
 def discard_build_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
-    """SW-WONDER-4: the structures p may build for free from the whole discard pile (not one he holds, SW-ACT-4),
-    each with or without participation (BABEL-GP-4/8); option 0 declines. Rows: (build, pile index, discard,
-    participation); taxes and participation are still paid (BABEL-TILE-1/6, SW-DEC-9)."""
+    """SW-WONDER-4: the structures p may build for free from the whole discard pile (not one he holds, SW-ACT-4), each
+    with or without participation (BABEL-GP-4 / BABEL-GP-8); option 0 declines. Rows: (build, pile index, discard,
+    participation); taxes and participation are still paid (BABEL-TILE-1 / BABEL-TILE-6, SW-DEC-9). The cards discarded
+    at the Age's end are in the pile unless ``halikarnassos_sees_last_discards`` is off (SW-DEC-4)."""
     n_opt = _put(st, 0, PICK_NONE, -1, 0, 0)
-    for i in range(st.g[G.discard_n]):
+    size = st.g[G.discard_n]
+    if not rules[R.halikarnassos_sees_last_discards] and st.g[G.pile_before_last] >= 0:
+        size = st.g[G.pile_before_last]
+    for i in range(size):
         c = st.discard[i]
         if st.has_name[p, data.card_name[c]]:
             continue
@@ -489,8 +498,8 @@ def apply_discard_build(st: State, data: Data, rules: np.ndarray, p: int, i: int
 
 @njit(cache=True)
 def end_turn(st: State, data: Data, rules: np.ndarray) -> None:
-    """BABEL-PLACE-1/3 then SW-TURN-1/2: tiles built this turn are placed in number order, hands pass (left in
-    Ages I and III, right in Age II) unless the Age is over, and the next turn begins."""
+    """BABEL-PLACE-1 / BABEL-PLACE-3 then SW-TURN-1 / SW-TURN-2: tiles built this turn are placed in number order, hands
+    pass (left in Ages I and III, right in Age II) unless the Age is over, and the next turn begins."""
     place_due_tiles(st, data, rules)
     n = st.g[G.n]
     for p in range(n):
