@@ -284,3 +284,20 @@ def test_tiles_19_and_22_on_military(monkeypatch=None):
     activate(st, 19, 22)
     resolve_military(st, DATA, R, 2)
     assert st.victory[0, 1] == 2 and st.defeat_n[1] == 2 and st.defeat_vp[2] == -2
+
+
+def test_a_tile_built_in_the_last_turn_binds_the_age_end():
+    """BABEL-PLACE-1 / BABEL-ACTIVE-2 / SW-DEC-13: tiles are placed at the very end of the turn, after income; a tile
+    built in the Age's last turn is active for that Age's military (tile 22 doubles the Defeat token)."""
+    from sim.seven_wonders.scoring import resolve_military
+    st = position(3, coins=0)
+    st.tiles[1] = [21, 0, 1]
+    st.g[G.turn] = 6
+    build(st, 0, "Barracks")
+    give_hand(st, 1, "Altar")
+    play(st, {1: (TILE, 0, 0, 0)})
+    assert st.tile_on[21] == 0 and st.coins[1] == 0
+    end_turn(st, DATA, R)
+    assert st.tile_on[21] == 1
+    resolve_military(st, DATA, R, 1)
+    assert st.defeat_n[1] == 2 and st.defeat_n[2] == 2

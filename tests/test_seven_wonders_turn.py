@@ -57,8 +57,9 @@ def test_same_name_twice_is_never_legal():
 
 
 def test_sell_pays_three_coins_after_the_turn_and_income_is_not_spendable_the_same_turn():
-    """SW-ACT-3 / SW-TURN-4: selling gives 3 coins at the end of the turn; a neighbour's payment also arrives
-    after all payments, so it cannot fund the receiver's own purchase that turn."""
+    """SW-ACT-3 / SW-TURN-4 / SW-DEC-2: selling gives 3 coins at the end of the turn; a neighbour's payment also
+    arrives after all payments, so it cannot fund the receiver's own purchase that turn (legality is judged on the
+    start-of-turn state)."""
     st = position(3, coins=0)
     st.coins[1] = 2
     build(st, 2, "Lumber Yard")
@@ -180,3 +181,51 @@ def test_babylon_b_plays_the_seventh_card():
     play(st, {0: (BUILD, 0, MODE.pay, 0)})
     discard_last_cards(st)
     assert st.coins.tolist() == [5, 0, 0] and st.g[G.discard_n] == 2
+
+
+@pytest.mark.parametrize("sees", [True, False])
+def test_halikarnassos_on_turn_six_may_take_the_discarded_last_cards(sees):
+    """SW-DEC-4 / SW-TURN-3: a stage built on turn 6 resolves after the last cards are discarded, so Halikarnassos
+    may build one of them; with ``halikarnassos_sees_last_discards`` off it may not."""
+    rules = Rules(halikarnassos_sees_last_discards=sees)
+    r = rules.to_array()
+    st = position(3, boards=("Halikarnassus",), sides="B", coins=0, rules=rules)
+    st.prod[0, 3] = 2
+    st.g[G.turn] = 6
+    give_hand(st, 0, "Altar", "Tavern")
+    give_hand(st, 1, "Theater", "Baths")
+    play(st, {0: (STAGE, 0, 0, 0), 1: (SELL, 0, 0, 0)}, rules)
+    discard_last_cards(st)
+    n = discard_build_options(st, DATA, r, 0)
+    names = {DATA.card_names[st.discard[st.opt[i, 1]]] for i in range(1, n)}
+    assert ("Tavern" in names) == sees and "Theater" in names
+
+
+def test_babylon_seventh_card_may_build_a_babel_tile():
+    """SW-DEC-8: Babylon B's 7th card may be used for any of the four actions, a Babel tile included; with
+    ``seventh_card_any_action`` off the tile is not offered."""
+    st = position(3, boards=("Babylon",), sides="B")
+    stages(st, 0, 2)
+    st.tiles[0] = [4, 9, 14]
+    st.g[G.turn] = 6
+    give_hand(st, 0, "Altar")
+    n = seventh_card_options(st, DATA, R, 0)
+    assert any(st.opt[i, 0] == TILE for i in range(n))
+    n = seventh_card_options(st, DATA, Rules(seventh_card_any_action=False).to_array(), 0)
+    assert n > 0 and not any(st.opt[i, 0] == TILE for i in range(n))
+
+
+def test_setup_deals_distinct_boards_sides_coins_and_tiles():
+    """SW-SETUP-1 / BABEL-SETUP-2: a different board per seat, sides all A, all B or random per player, 3 coins
+    each; with the Tower, 3 different tiles dealt to each seat for the draft."""
+    from sim.seven_wonders.setup import setup_game
+    for sides in (0, 1, 2):
+        rules = Rules(wonder_sides=sides)
+        st = position(7, seed=sides, rules=rules)
+        setup_game(st, DATA, rules.to_array())
+        assert sorted(st.wonder.tolist()) == list(range(7)) and (st.coins == 3).all()
+        if sides < 2:
+            assert (st.side == sides).all()
+        else:
+            assert 0 < st.side.sum() < 7
+        assert len(set(st.tile_pool.ravel())) == 21 and (st.tile_pool >= 0).all()
