@@ -276,7 +276,7 @@ def test_tile_20_makes_single_brown_cards_unlimited_and_sellable_per_unit():
     assert trade(st, 1, stone=2) == 2
 
 
-def test_tiles_19_and_22_on_military(monkeypatch=None):
+def test_tiles_19_and_22_on_military():
     """BABEL-TILE-19 / BABEL-TILE-22 at an Age end: +3 becomes +1 and -1 becomes two -1 tokens."""
     from sim.seven_wonders.scoring import resolve_military
     st = position(3)

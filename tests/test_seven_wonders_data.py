@@ -2,7 +2,6 @@
 and one clear PlaytestError line per malformed file or field."""
 
 import json
-import shutil
 
 import numpy as np
 import pytest

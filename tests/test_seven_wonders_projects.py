@@ -3,7 +3,7 @@
 import pytest
 
 from sim.core.rng import seed_game
-from sim.seven_wonders.data import COL, RES, REWARD
+from sim.seven_wonders.data import COL, RES
 from sim.seven_wonders.projects import (UNBEARABLE, apply_penalty, give_rewards, penalty_options, project_succeeds,
                                         return_tokens, reveal_project)
 from sim.seven_wonders.rules import Rules

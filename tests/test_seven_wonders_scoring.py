@@ -4,7 +4,6 @@ SW-WONDER-6, SW-END-*, BABEL-SCORE-1, BABEL-TILE-19 / BABEL-TILE-22)."""
 import itertools
 
 import numpy as np
-import pytest
 
 from sim.seven_wonders.babel import refresh_tiles
 from sim.seven_wonders.rules import Rules

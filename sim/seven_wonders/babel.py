@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.rng import shuffle
-from sim.seven_wonders.data import AGE, MAN_MASK, N_TILES, RAW_MASK, TILE_KIND, TR, Data
+from sim.seven_wonders.data import AGE, MAN_MASK, N_TILES, RAW_MASK, TILE_KIND, Data
 from sim.seven_wonders.payment import neighbour, refresh_production
 from sim.seven_wonders.rules import R
 from sim.seven_wonders.state import TE, G, State
