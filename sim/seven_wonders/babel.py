@@ -188,6 +188,12 @@ def tile_draft_options(st: State, p: int) -> int:
 
 
 @njit(cache=True)
+def keep_is_legal(st: State, p: int, j: int) -> bool:
+    """Predicate for BABEL-SETUP-3: pool position j holds a tile in front of p."""
+    return 0 <= j < 3 and st.tile_pool[p, j] >= 0
+
+
+@njit(cache=True)
 def keep_tile(st: State, p: int, j: int) -> None:
     """BABEL-SETUP-3: p secretly keeps the tile at pool position j."""
     k = 0

@@ -135,6 +135,8 @@ def penalty_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
     k = st.g[G.gp]
     kind = data.gp_penalty[k]
     n_opt = 0
+    for i in range(st.opt.shape[0]):
+        st.opt[i, 1] = 0
     if kind == PENALTY.lose_card:
         for i in range(st.city_n[p]):
             if data.card_color[st.city[p, i]] == data.gp_penalty_color[k]:
@@ -171,6 +173,38 @@ def penalty_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
         st.opt[0, 0] = UNBEARABLE if st.board_lost[p] > 0 and rules[R.lose_board_twice_unbearable] else 0
         n_opt = 1
     return n_opt
+
+
+@njit(cache=True)
+def penalty_is_legal(st: State, data: Data, rules: np.ndarray, p: int, a: int, b: int) -> bool:
+    """Predicate for one way (a, b) of bearing the failed project's penalty (BABEL-GP-10 / BABEL-GP-11 /
+    BABEL-GP-14): a city index of the colour (or NO_EFFECT without one), one or two Victory token values (b = 0 for
+    one), or the single outcome of the coin and board penalties (0, or UNBEARABLE)."""
+    k = st.g[G.gp]
+    kind = data.gp_penalty[k]
+    if b != 0 and not (kind == PENALTY.lose_victory_token and data.gp_penalty_count[k] > 1):
+        return False
+    if kind == PENALTY.lose_card:
+        color = data.gp_penalty_color[k]
+        if st.color_n[p, color] == 0:
+            return a == NO_EFFECT
+        return 0 <= a < st.city_n[p] and data.card_color[st.city[p, a]] == color
+    if kind == PENALTY.lose_victory_token:
+        held = _victory_held(st, p)
+        need = data.gp_penalty_count[k]
+        if held == 0 or (held < need and not rules[R.gp_partial_victory_loss]):
+            return a == UNBEARABLE and b == 0
+        if min(need, held) == 1:
+            return 1 <= a < st.victory.shape[1] and b == 0 and st.victory[p, a] > 0
+        if not 1 <= a <= b < st.victory.shape[1]:
+            return False
+        return st.victory[p, a] > 0 and st.victory[p, b] - (1 if a == b else 0) > 0
+    if kind == PENALTY.lose_all_coins:
+        fixed = rules[R.gp_coin_penalty_fixed]
+        bearable = st.coins[p] > 0 if fixed == 0 else st.coins[p] >= fixed
+        return a == (0 if bearable else UNBEARABLE)
+    bearable = st.board_lost[p] == 0 or not rules[R.lose_board_twice_unbearable]
+    return a == (0 if bearable else UNBEARABLE)
 
 
 @njit(cache=True)

@@ -440,10 +440,7 @@ def discard_build_options(st: State, data: Data, rules: np.ndarray, p: int) -> i
     participation); taxes and participation are still paid (BABEL-TILE-1 / BABEL-TILE-6, SW-DEC-9). The cards discarded
     at the Age's end are in the pile unless ``halikarnassos_sees_last_discards`` is off (SW-DEC-4)."""
     n_opt = _put(st, 0, PICK_NONE, -1, 0, 0)
-    size = st.g[G.discard_n]
-    if not rules[R.halikarnassos_sees_last_discards] and st.g[G.pile_before_last] >= 0:
-        size = st.g[G.pile_before_last]
-    for i in range(size):
+    for i in range(_visible_pile(st, rules)):
         c = st.discard[i]
         if st.has_name[p, data.card_name[c]]:
             continue
@@ -457,6 +454,27 @@ def discard_build_options(st: State, data: Data, rules: np.ndarray, p: int) -> i
             if n_opt < MAX_OPT and _discard_price(st, data, rules, p, c, part) >= 0:
                 n_opt = _put(st, n_opt, ACT.build, i, MODE.discard, part)
     return n_opt
+
+
+@njit(cache=True)
+def _visible_pile(st: State, rules: np.ndarray) -> int:
+    """How much of the discard pile Halikarnassos may search (SW-DEC-4)."""
+    if not rules[R.halikarnassos_sees_last_discards] and st.g[G.pile_before_last] >= 0:
+        return st.g[G.pile_before_last]
+    return st.g[G.discard_n]
+
+
+@njit(cache=True)
+def discard_build_is_legal(st: State, data: Data, rules: np.ndarray, p: int, i: int, part: int) -> bool:
+    """Predicate for SW-WONDER-4: with a build pending, declining (i = -1) or building pile card i for free, never a
+    name p holds (SW-ACT-4), if the taxes and participation can be paid."""
+    if st.pending[p] <= 0 or part < 0 or part > 2:
+        return False
+    if i == -1:
+        return part == 0
+    if i < 0 or i >= _visible_pile(st, rules) or st.has_name[p, data.card_name[st.discard[i]]]:
+        return False
+    return _discard_price(st, data, rules, p, st.discard[i], part) >= 0
 
 
 @njit(cache=True)
