@@ -266,6 +266,9 @@ def turn_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
         if not st.has_name[p, data.card_name[c]]:
             for mode in range(N_HAND_MODES):
                 for part in range(3):
+                    if part != PART_NONE and not can_participate(st, data, rules, p, data.card_color[c],
+                                                                 part == PART_WILD):
+                        continue  # spares the payment search: structure_cost would refuse it
                     if n_opt < MAX_OPT and option_price(st, data, rules, p, ACT.build, slot, mode, part) >= 0:
                         n_opt = _put(st, n_opt, ACT.build, slot, mode, part)
         for token in range(2):
