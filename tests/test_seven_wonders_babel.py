@@ -67,10 +67,10 @@ def test_placement_order_and_covering_follow_the_rulebook_example():
     the same turn are placed in number order: 4 fills the last free slot, 12 covers the first tile placed."""
     st = position(5)
     for t in (7, 20, 1):
-        st.tile_due[0] = t - 1
+        st.tile_due[0] = 1 << (t - 1)
         place_due_tiles(st, DATA, R)
-    st.tile_due[3] = 11
-    st.tile_due[1] = 3
+    st.tile_due[3] = 1 << 11
+    st.tile_due[1] = 1 << 3
     place_due_tiles(st, DATA, R)
     assert st.babel_slot.tolist() == [11, 19, 0, 3]
     assert st.tile_on[6] == 0 and st.tile_on[11] == 1 and st.tile_on.sum() == 4
@@ -81,7 +81,7 @@ def test_three_active_tiles_up_to_four_players_four_from_five():
     for n, active in ((4, 3), (5, 4)):
         st = position(n)
         for t in (1, 2, 3, 4):
-            st.tile_due[0] = t - 1
+            st.tile_due[0] = 1 << (t - 1)
             place_due_tiles(st, DATA, R)
         assert st.tile_on.sum() == active and st.tile_on[0] == (n == 5)
 
@@ -301,3 +301,20 @@ def test_a_tile_built_in_the_last_turn_binds_the_age_end():
     assert st.tile_on[21] == 1
     resolve_military(st, DATA, R, 1)
     assert st.defeat_n[1] == 2 and st.defeat_n[2] == 2
+
+
+def test_two_tiles_of_one_player_in_one_turn_are_both_placed():
+    """BABEL-PLACE-3 / SW-DEC-8: Babylon B builds a tile on turn 6 and another with its 7th card; both are placed at
+    the end of the turn, in number order."""
+    from sim.seven_wonders.turn import seventh_card_options
+    st = position(5, boards=("Babylon",), sides="B")
+    stages(st, 0, 2)
+    st.tiles[0] = [20, 2, 9]
+    st.g[G.turn] = 6
+    give_hand(st, 0, "Altar", "Theater")
+    play(st, {0: (TILE, 0, 0, 0)})
+    n = seventh_card_options(st, DATA, R, 0)
+    assert (TILE, 0, 1, 0) in [tuple(st.opt[i]) for i in range(n)]
+    play(st, {0: (TILE, 0, 1, 0)})
+    end_turn(st, DATA, R)
+    assert st.babel_slot.tolist() == [2, 20, -1, -1] and st.tiles_built[0] == 2

@@ -153,9 +153,9 @@ def place_due_tiles(st: State, data: Data, rules: np.ndarray) -> int:
     n = st.g[G.n]
     for t in range(N_TILES):
         for p in range(n):
-            if st.tile_due[p] == t:
+            if (st.tile_due[p] >> t) & 1:
                 place_tile(st, data, t)
-                st.tile_due[p] = -1
+                st.tile_due[p] &= ~(1 << t)
                 placed += 1
     if placed:
         refresh_tiles(st, data, rules)

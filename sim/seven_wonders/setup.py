@@ -31,9 +31,10 @@ def reset(st: State) -> None:
     for a in (st.coins, st.stages, st.city_n, st.shields, st.defeat_n, st.defeat_vp, st.hand_n, st.olympia_used,
               st.pending, st.unlimited, st.chc_n, st.disc, st.tiles_built, st.gp_part, st.gp_wild,
               st.gp_free_build, st.gp_free_stage, st.gp_sci_set, st.gp_guild, st.gp_wonder, st.gp_took,
-              st.board_lost, st.vp_now, st.income, st.pick_chain, st.pe_before, st.babel_age, st.tile_on, st.teff):
+              st.board_lost, st.vp_now, st.income, st.tile_due, st.pick_chain, st.pe_before, st.babel_age,
+              st.tile_on, st.teff):
         a[:] = 0
-    for a in (st.deck, st.discard, st.tile_due, st.babel_slot):
+    for a in (st.deck, st.discard, st.babel_slot):
         a[:] = -1
     for a in (st.city, st.hand, st.tiles, st.tile_pool, st.pick):
         a[:] = -1

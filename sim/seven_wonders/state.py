@@ -67,7 +67,8 @@ class State(NamedTuple):
     tiles: np.ndarray  # int64 (n, 3) Babel tiles held (0..23), -1 = none (BABEL-SETUP-3)
     tile_built: np.ndarray  # int64 (n, 3) 1 once built (BABEL-ACT-1)
     tiles_built: np.ndarray  # int64 (n,) tiles built (BABEL-SCORE-1)
-    tile_due: np.ndarray  # int64 (n,) tile built this turn, placed at its end (BABEL-PLACE-1), -1 = none
+    tile_due: np.ndarray  # int64 (n,) bit t set: tile t built this turn, placed at its end (BABEL-PLACE-1); two
+    # with Babylon B's 7th card
     babel_slot: np.ndarray  # int64 (4,) visible tile per slot, -1 = empty (BABEL-PLACE-2)
     babel_age: np.ndarray  # int64 (4,) placement counter of each slot's tile (oldest is covered first)
     tile_on: np.ndarray  # int64 (N_TILES,) 1 while a tile's effect is active (BABEL-ACTIVE-1; by effect, SW-DEC-15)
@@ -116,7 +117,7 @@ def new_state(rules: Rules, data: Data, n_players: int) -> State:
         defeat_n=z(n), defeat_vp=z(n), hand=z(n, rules.hand_size) - 1, hand_n=z(n), deck=z(7 * n) - 1,
         discard=z(3 * 7 * n) - 1, olympia_used=z(n), pending=z(n), prod=z(n, N_RES), sell=z(n, N_RES),
         unlimited=z(n), chc=z(n, MAX_CHOICE), chc_sell=z(n, MAX_CHOICE), chc_n=z(n), disc=z(n),
-        tiles=z(n, 3) - 1, tile_built=z(n, 3), tiles_built=z(n), tile_due=z(n) - 1, babel_slot=z(4) - 1,
+        tiles=z(n, 3) - 1, tile_built=z(n, 3), tiles_built=z(n), tile_due=z(n), babel_slot=z(4) - 1,
         babel_age=z(4), tile_on=z(N_TILES), teff=z(N_TE), gp_part=z(n), gp_wild=z(n), gp_free_build=z(n),
         gp_free_stage=z(n), gp_sci_set=z(n), gp_guild=z(n), gp_wonder=z(n), gp_took=z(n), board_lost=z(n),
         vp_now=z(n), tile_pool=z(n, 3) - 1, pick=z(n, 4) - 1, paid=z(n, 3), income=z(n), pick_chain=z(n),

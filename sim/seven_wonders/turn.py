@@ -388,7 +388,7 @@ def resolve_picks(st: State, data: Data, rules: np.ndarray) -> None:
             _to_discard(st, c)  # BABEL-ACT-1: discarded, no coins
             st.tile_built[p, extra] = 1
             st.tiles_built[p] += 1
-            st.tile_due[p] = st.tiles[p, extra]
+            st.tile_due[p] |= 1 << st.tiles[p, extra]
     for p in range(n):
         if st.pick[p, 0] == ACT.build:
             c = st.city[p, st.city_n[p] - 1]
