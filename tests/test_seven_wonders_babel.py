@@ -318,3 +318,20 @@ def test_two_tiles_of_one_player_in_one_turn_are_both_placed():
     play(st, {0: (TILE, 0, 1, 0)})
     end_turn(st, DATA, R)
     assert st.babel_slot.tolist() == [2, 20, -1, -1] and st.tiles_built[0] == 2
+
+
+def test_tile_3_and_4_switches():
+    """SW-DEC-16: with ``tile3_blocks_sale`` off the owner still cannot use a Sawmill under tile 3 but a neighbour
+    can buy its wood; with ``tile4_blocks_production`` off a Forum still produces under tile 4 (discounts stay off)."""
+    rules = Rules(tile3_blocks_sale=False, tile4_blocks_production=False)
+    r = rules.to_array()
+    st = position(3, boards=("Babylon", "Ephesos", "Alexandria"), rules=rules)
+    build(st, 0, "Sawmill", "Forum", "West Trading Post", rules=rules)
+    activate(st, 3, 4, rules=r)
+    set_need(st, np.array([1, 0, 0, 0, 0, 0, 0]))
+    assert cheapest_trade(st, r, 0, 0) == -1
+    set_need(st, np.array([2, 0, 0, 0, 0, 0, 0]))
+    assert cheapest_trade(st, r, 2, 0) == 4  # seat 0 is seat 2's left neighbour
+    set_need(st, np.array([0, 0, 0, 0, 0, 0, 1]))
+    assert cheapest_trade(st, r, 0, 0) == 0
+    assert unit_price(st, r, 0, 0, RES.wood) == 2

@@ -229,3 +229,23 @@ def test_setup_deals_distinct_boards_sides_coins_and_tiles():
         else:
             assert 0 < st.side.sum() < 7
         assert len(set(st.tile_pool.ravel())) == 21 and (st.tile_pool >= 0).all()
+
+
+def test_equal_cost_purchases_pay_the_neighbour_with_fewer_vp():
+    """SW-DEC-1: both neighbours sell stone at 2; the one with fewer VP is paid (then the left one); with
+    ``trade_tie_prefers_fewer_vp`` off, always the left one."""
+    from sim.seven_wonders.turn import prefer_side
+    st = position(3)
+    st.vp_now[:] = [0, 5, 2]  # left of 0 is seat 1, right is seat 2
+    assert prefer_side(st, R, 0) == 1
+    assert prefer_side(st, Rules(trade_tie_prefers_fewer_vp=False).to_array(), 0) == 0
+    st.vp_now[:] = [0, 2, 2]
+    assert prefer_side(st, R, 0) == 0
+    give_hand(st, 0, "Baths", "Altar")
+    st.vp_now[:] = [0, 5, 2]
+    st.prod[0, 1] = 0  # no own stone: one must be bought
+    st.wonder[0] = 1
+    from tests.seven_wonders_positions import refresh
+    refresh(st)
+    play(st, {0: (BUILD, 0, MODE.pay, 0)})
+    assert st.coins.tolist() == [1, 3, 5]
