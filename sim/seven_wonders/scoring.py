@@ -12,12 +12,13 @@ from sim.seven_wonders.city import count_cards
 from sim.seven_wonders.data import COL, PE, SCI_ANY, SCOPE_LEFT, SCOPE_RIGHT, SCOPE_SELF, SPECIAL, Data
 from sim.seven_wonders.payment import neighbour
 from sim.seven_wonders.rules import R
-from sim.seven_wonders.state import G, State
+from sim.seven_wonders.state import MAX_SCORE_ROW, G, State
 
 SC = namespace("Score", ["military", "treasury", "wonder", "civilian", "science", "commercial", "guilds", "babel",
                          "projects", "total"])
 """Score categories in SW-END-1 order, then Babel's (BABEL-SCORE-1, BABEL-GP-15); ``total`` last."""
 N_SC = len(SC)
+assert N_SC <= MAX_SCORE_ROW
 
 
 @njit(cache=True)

@@ -18,6 +18,7 @@ from sim.seven_wonders.rules import Rules
 
 MAX_CITY = 24  # at most 3 x 7 cards + 3 (Halikarnassos) structures
 MAX_CHOICE = 16  # choice sources of one player: brown choice cards, Forum, Caravansery, stages, tiles 17/18/21
+MAX_SCORE_ROW = 16  # at least len(scoring.SC)
 MAX_OPT = 160  # options of one decision: 7 cards x (build variants, stage variants, discard, 3 tiles)
 FLOW_NODES = 2 + 3 * MAX_CHOICE + N_RES
 FLOW_EDGES = 2 * (3 * MAX_CHOICE * (1 + N_RES) + 2 * N_RES + N_RES + 8)
@@ -83,6 +84,7 @@ class State(NamedTuple):
     gp_took: np.ndarray  # int64 (n,) 1 once p participated this turn (BABEL-GP-5)
     board_lost: np.ndarray  # int64 (n,) lose-board-resource penalties taken (SW-DEC-19)
     vp_now: np.ndarray  # int64 (n,) VP at the start of the turn (the SW-DEC-1 tie-break)
+    score_row: np.ndarray  # int64 (MAX_SCORE_ROW,) scratch for one player's score by category
     tile_pool: np.ndarray  # int64 (n, 3) tiles in front of p during the tile draft, -1 = none (BABEL-SETUP-3)
     pick: np.ndarray  # int64 (n, 4) each seat's chosen option of this turn (action, hand slot, extra, part)
     paid: np.ndarray  # int64 (n, 3) payment of the chosen option: coins to the bank, to left, to right
@@ -120,7 +122,7 @@ def new_state(rules: Rules, data: Data, n_players: int) -> State:
         tiles=z(n, 3) - 1, tile_built=z(n, 3), tiles_built=z(n), tile_due=z(n), babel_slot=z(4) - 1,
         babel_age=z(4), tile_on=z(N_TILES), teff=z(N_TE), gp_part=z(n), gp_wild=z(n), gp_free_build=z(n),
         gp_free_stage=z(n), gp_sci_set=z(n), gp_guild=z(n), gp_wonder=z(n), gp_took=z(n), board_lost=z(n),
-        vp_now=z(n), tile_pool=z(n, 3) - 1, pick=z(n, 4) - 1, paid=z(n, 3), income=z(n), pick_chain=z(n),
+        vp_now=z(n), score_row=z(MAX_SCORE_ROW), tile_pool=z(n, 3) - 1, pick=z(n, 4) - 1, paid=z(n, 3), income=z(n), pick_chain=z(n),
         pe_before=z(n), opt=z(MAX_OPT, 4), need=z(N_RES), buy=z(2, N_RES),
         flow_head=z(FLOW_NODES), flow_to=z(FLOW_EDGES), flow_cap=z(FLOW_EDGES), flow_cost=z(FLOW_EDGES),
         flow_next=z(FLOW_EDGES), flow_info=z(FLOW_EDGES), flow_dist=z(FLOW_NODES), flow_prev=z(FLOW_NODES),

@@ -30,7 +30,7 @@ from sim.seven_wonders.data import COL, N_RES, SPECIAL, TILE_KIND, TR, Data
 from sim.seven_wonders.payment import cheapest_trade, neighbour, refresh_production, unit_price
 from sim.seven_wonders.projects import can_participate, participation_coins, take_participation
 from sim.seven_wonders.rules import R
-from sim.seven_wonders.scoring import N_SC, SC, per_element, score_player
+from sim.seven_wonders.scoring import SC, per_element, score_player
 from sim.seven_wonders.state import MAX_OPT, G, State
 
 ACT = namespace("Act", ["build", "stage", "sell", "tile"])
@@ -75,10 +75,9 @@ def deal_age(st: State, data: Data, rules: np.ndarray, age: int) -> None:
 @njit(cache=True)
 def refresh_vp(st: State, data: Data, rules: np.ndarray) -> None:
     """Each seat's current total (the SW-DEC-1 tie-break: pay the neighbour with fewer VP)."""
-    out = np.zeros(N_SC, dtype=np.int64)  # once per turn, not per decision
     for p in range(st.g[G.n]):
-        score_player(st, data, rules, p, out)
-        st.vp_now[p] = out[SC.total]
+        score_player(st, data, rules, p, st.score_row)
+        st.vp_now[p] = st.score_row[SC.total]
 
 
 # ------------------------------------------------------------------------------------------- costs
