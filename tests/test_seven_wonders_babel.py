@@ -11,7 +11,7 @@ from sim.seven_wonders.payment import cheapest_trade, set_need, unit_price
 from sim.seven_wonders.rules import Rules
 from sim.seven_wonders.state import G
 from sim.seven_wonders.turn import ACT, MODE, end_turn, stage_cost, structure_cost
-from tests.seven_wonders_positions import DATA, build, card, give_hand, options, play, position, stages
+from sim.seven_wonders.position import DATA, build, card, give_hand, options, play, position, stages
 
 R = Rules().to_array()
 BUILD, STAGE, SELL, TILE = ACT.build, ACT.stage, ACT.sell, ACT.tile

@@ -12,7 +12,7 @@ from sim.core.names import namespace
 from sim.seven_wonders.data import (COL, PACKAGED_DIR, PENALTY, RAW_MASK, RES, REWARD, SCI_ANY, SPECIAL, TILE_KIND,
                                     TR, load_data)
 from sim.seven_wonders.rules import R, Rules
-from tests.seven_wonders_positions import card, wonder
+from sim.seven_wonders.position import card, wonder
 
 D = load_data()
 

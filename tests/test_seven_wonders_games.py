@@ -10,7 +10,7 @@ from sim.seven_wonders import babel, projects, scoring, setup, turn
 from sim.seven_wonders.rules import Rules
 from sim.seven_wonders.scoring import N_SC, SC
 from sim.seven_wonders.state import G, new_state
-from tests.seven_wonders_positions import DATA
+from sim.seven_wonders.position import DATA
 
 
 def pick(st, n_opt):

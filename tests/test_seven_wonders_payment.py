@@ -10,7 +10,7 @@ from sim.seven_wonders.data import MAN_MASK, N_RES, RAW_MASK, RES
 from sim.seven_wonders.payment import can_pay, cheapest_trade, neighbour, set_need, unit_price
 from sim.seven_wonders.rules import Rules
 from sim.seven_wonders.state import TE
-from tests.seven_wonders_positions import build, position, stages
+from sim.seven_wonders.position import build, position, stages
 
 R = Rules().to_array()
 

@@ -9,7 +9,7 @@ from sim.seven_wonders.projects import (UNBEARABLE, apply_penalty, give_rewards,
 from sim.seven_wonders.rules import Rules
 from sim.seven_wonders.state import G
 from sim.seven_wonders.turn import ACT, MODE, PART_COLOUR, PART_WILD, structure_cost
-from tests.seven_wonders_positions import DATA, build, card, give_hand, options, play, position
+from sim.seven_wonders.position import DATA, build, card, give_hand, options, play, position
 
 R = Rules().to_array()
 BUILD, STAGE = ACT.build, ACT.stage

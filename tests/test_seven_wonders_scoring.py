@@ -9,7 +9,7 @@ from sim.seven_wonders.babel import refresh_tiles
 from sim.seven_wonders.rules import Rules
 from sim.seven_wonders.scoring import (N_SC, SC, per_element, rank_keys, resolve_military, science_points,
                                        score_player, take_defeat, take_victory)
-from tests.seven_wonders_positions import DATA, build, card, position, stages
+from sim.seven_wonders.position import DATA, build, card, position, stages
 
 R = Rules().to_array()
 

@@ -10,7 +10,7 @@ from sim.seven_wonders.state import G
 from sim.seven_wonders.turn import (ACT, MODE, apply_discard_build, deal_age, discard_build_options,
                                     discard_last_cards, end_turn, is_legal, pass_hands, seventh_card_options,
                                     seventh_card_seats)
-from tests.seven_wonders_positions import DATA, build, card, give_hand, options, play, position, stages
+from sim.seven_wonders.position import DATA, build, card, give_hand, options, play, position, stages
 
 R = Rules().to_array()
 BUILD, STAGE, SELL, TILE = ACT.build, ACT.stage, ACT.sell, ACT.tile
@@ -89,7 +89,7 @@ def test_card_coin_costs_go_to_the_bank_and_purchases_to_the_neighbour():
     give_hand(st, 0, "Clay Pit")
     give_hand(st, 1, "Baths")
     st.wonder[1] = 1  # Babylon: no stone; buys from seat 2 (left) or seat 0 (right), both Gizah
-    from tests.seven_wonders_positions import refresh
+    from sim.seven_wonders.position import refresh
     refresh(st)
     play(st, {0: (BUILD, 0, MODE.pay, 0), 1: (BUILD, 0, MODE.pay, 0)})
     assert st.coins[0] + st.coins[2] == 3 - 1 + 3 + 2 and st.coins[1] == 1
@@ -245,7 +245,7 @@ def test_equal_cost_purchases_pay_the_neighbour_with_fewer_vp():
     st.vp_now[:] = [0, 5, 2]
     st.prod[0, 1] = 0  # no own stone: one must be bought
     st.wonder[0] = 1
-    from tests.seven_wonders_positions import refresh
+    from sim.seven_wonders.position import refresh
     refresh(st)
     play(st, {0: (BUILD, 0, MODE.pay, 0)})
     assert st.coins.tolist() == [1, 3, 5]

@@ -1,4 +1,5 @@
-"""Hand-built 7 Wonders positions for the rule tests: a state with boards, cities and coins set by name."""
+"""Test hooks: hand-built 7 Wonders positions (boards, cities, hands and coins set by name), driving the same kernel
+functions the games use."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from sim.seven_wonders.data import load_data
 from sim.seven_wonders.payment import refresh_production
 from sim.seven_wonders.rules import Rules
 from sim.seven_wonders.state import G, State, new_state
+from sim.seven_wonders.turn import apply_option, resolve_picks, turn_options
 
 DATA = load_data()
 
@@ -75,7 +77,6 @@ def give_hand(st: State, p: int, *names: str) -> None:
 
 def options(st: State, p: int, rules: Rules = Rules()) -> list[tuple]:
     """p's legal options as (action, slot, extra, participation) tuples."""
-    from sim.seven_wonders.turn import turn_options
     n = turn_options(st, DATA, rules.to_array(), p)
     return [tuple(int(x) for x in st.opt[i]) for i in range(n)]
 
@@ -83,7 +84,6 @@ def options(st: State, p: int, rules: Rules = Rules()) -> list[tuple]:
 def play(st: State, picks: dict, rules: Rules = Rules()) -> None:
     """Each seat in ``picks`` plays its (action, slot, extra, participation) option, which must be legal; then the
     turn's picks resolve together (SW-TURN-4)."""
-    from sim.seven_wonders.turn import apply_option, resolve_picks
     r = rules.to_array()
     for p, choice in picks.items():
         legal = options(st, p, rules)
