@@ -1,0 +1,275 @@
+"""Production and the cheapest legal payment of a resource cost (SW-RES-*, SW-TRADE-*, SW-DEC-1, BABEL-TRADE-1).
+
+A player covers a cost from his own fixed production, his one-of choice sources (choice cards, Forum, Caravansery,
+Alexandria's stages, Babel tiles 17/18/21) and units bought from his two neighbours' sellable sources at a price per
+(side, resource). Choice sources make this an assignment problem; it is solved exactly as a min-cost flow (source ->
+choice unit -> resource -> sink, plus fixed-supply edges per side and resource) with successive shortest paths. Costs
+are scaled so that among equally cheap plans the one buying the fewest units from the non-preferred side wins (the
+SW-DEC-1 tie-break).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.seven_wonders.data import MAN_MASK, N_RES, RAW_MASK, TILE_KIND, Data
+from sim.seven_wonders.rules import R
+from sim.seven_wonders.state import MAX_CHOICE, TE, G, State
+
+BIG = 1 << 20  # capacity of unlimited production (BABEL-TILE-20)
+TIE = 32  # cost scale: one coin outweighs any tie-break count (a payment buys fewer than 32 units)
+INF = 1 << 60
+S_NODE = 0
+T_NODE = 1
+RES_NODE = 2  # resource r is node RES_NODE + r; choice units follow
+
+
+@njit(cache=True)
+def neighbour(st: State, p: int, side: int) -> int:
+    """SW-SETUP-4: side 0 = left = p + 1, side 1 = right = p - 1 (mod n)."""
+    n = st.g[G.n]
+    return (p + 1) % n if side == 0 else (p + n - 1) % n
+
+
+@njit(cache=True)
+def _tile_blocks(st: State, data: Data, kind: int, card: int) -> bool:
+    """True if an active tile of ``kind`` names ``card`` (BABEL-TILE-3 / BABEL-TILE-4 / BABEL-TILE-20)."""
+    for t in range(st.tile_on.shape[0]):
+        if st.tile_on[t] and data.tile_kind[t] == kind and data.tile_cards[t, card]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _add_choice(st: State, p: int, mask: int, sellable: int) -> None:
+    k = st.chc_n[p]
+    if k < MAX_CHOICE:
+        st.chc[p, k] = mask
+        st.chc_sell[p, k] = sellable
+        st.chc_n[p] = k + 1
+
+
+@njit(cache=True)
+def refresh_production(st: State, data: Data, rules: np.ndarray, p: int) -> None:
+    """Rebuild p's production view from his board, city, stages and the active tiles.
+
+    SW-RES-1 / SW-RES-2 / SW-RES-3: the board's resource (gone after a lose-board penalty, SW-DEC-19), brown and grey
+    cards (sellable), choice cards, Forum / Caravansery and stage choices (owner only), discounts (SW-TRADE-3).
+    BABEL-TILE-3: multi-resource brown cards yield nothing (nor sell, SW-DEC-16 ``tile3_blocks_sale``); BABEL-TILE-4:
+    trading cards lose discounts (and production, ``tile4_blocks_production``); BABEL-TILE-20: single brown cards become
+    unlimited (sellable); BABEL-TILE-17 / BABEL-TILE-18 / BABEL-TILE-21: one free unit each.
+    """
+    for r in range(N_RES):
+        st.prod[p, r] = 0
+        st.sell[p, r] = 0
+    st.unlimited[p] = 0
+    st.chc_n[p] = 0
+    st.disc[p] = 0
+    w = st.wonder[p]
+    s = st.side[p]
+    if st.board_lost[p] == 0:
+        st.prod[p, data.wonder_res[w]] += 1
+        st.sell[p, data.wonder_res[w]] += 1
+    for i in range(st.city_n[p]):
+        c = st.city[p, i]
+        multi_off = _tile_blocks(st, data, TILE_KIND.disable_production, c)
+        trade_off = _tile_blocks(st, data, TILE_KIND.disable_effects, c)
+        if _tile_blocks(st, data, TILE_KIND.unlimited_production, c):
+            for r in range(N_RES):
+                if data.card_prod[c, r] > 0:
+                    st.unlimited[p] |= 1 << r
+        if not trade_off:
+            st.disc[p] |= data.card_discount[c]
+        if multi_off:
+            if rules[R.tile3_blocks_sale]:
+                continue
+            for r in range(N_RES):  # the owner cannot use them; neighbours still buy (switch off)
+                st.sell[p, r] += data.card_prod[c, r] * data.card_sellable[c]
+            if data.card_choice[c] != 0 and data.card_sellable[c]:
+                _add_choice(st, p, data.card_choice[c], 2)
+            continue
+        for r in range(N_RES):
+            st.prod[p, r] += data.card_prod[c, r]
+            st.sell[p, r] += data.card_prod[c, r] * data.card_sellable[c]
+        if data.card_choice[c] != 0 and not (trade_off and rules[R.tile4_blocks_production]):
+            _add_choice(st, p, data.card_choice[c], data.card_sellable[c])
+    for j in range(st.stages[p]):
+        if data.stage_choice[w, s, j] != 0:
+            _add_choice(st, p, data.stage_choice[w, s, j], 0)
+        st.disc[p] |= data.stage_discount[w, s, j]
+    for t in range(st.tile_on.shape[0]):
+        if st.tile_on[t] and data.tile_kind[t] == TILE_KIND.free_resource_per_turn:
+            _add_choice(st, p, data.tile_res[t], 0)
+
+
+@njit(cache=True)
+def unit_price(st: State, rules: np.ndarray, p: int, side: int, r: int) -> int:
+    """Coins p pays the ``side`` neighbour per unit of r: 2, or 1 with a discount (SW-TRADE-1 / SW-TRADE-3), plus the
+    active tiles 9-12's deltas, never below 0 (BABEL-TRADE-1)."""
+    price = rules[R.trade_price]
+    if (st.disc[p] >> (7 * side + r)) & 1:
+        price = rules[R.discount_price]
+    if (RAW_MASK >> r) & 1:
+        price += st.teff[TE.delta_raw]
+    if (MAN_MASK >> r) & 1:
+        price += st.teff[TE.delta_man]
+    return max(price, 0)
+
+
+@njit(cache=True)
+def _edge(st: State, m: int, u: int, v: int, cap: int, cost: int, info: int) -> int:
+    """Add edge u -> v and its residual twin; return the new edge count."""
+    st.flow_to[m] = v
+    st.flow_cap[m] = cap
+    st.flow_cost[m] = cost
+    st.flow_info[m] = info
+    st.flow_next[m] = st.flow_head[u]
+    st.flow_head[u] = m
+    st.flow_to[m + 1] = u
+    st.flow_cap[m + 1] = 0
+    st.flow_cost[m + 1] = -cost
+    st.flow_info[m + 1] = -1
+    st.flow_next[m + 1] = st.flow_head[v]
+    st.flow_head[v] = m + 1
+    return m + 2
+
+
+@njit(cache=True)
+def _shortest_path(st: State, n_nodes: int) -> int:
+    """Bellman-Ford (queue form) from the source over residual edges; returns dist to the sink or INF."""
+    for v in range(n_nodes):
+        st.flow_dist[v] = INF
+        st.flow_prev[v] = -1
+        st.flow_inq[v] = 0
+    size = n_nodes + 1
+    head = 0
+    tail = 0
+    st.flow_dist[S_NODE] = 0
+    st.flow_queue[tail] = S_NODE
+    tail = (tail + 1) % size
+    st.flow_inq[S_NODE] = 1
+    while head != tail:
+        u = st.flow_queue[head]
+        head = (head + 1) % size
+        st.flow_inq[u] = 0
+        e = st.flow_head[u]
+        while e >= 0:
+            if st.flow_cap[e] > 0:
+                v = st.flow_to[e]
+                nd = st.flow_dist[u] + st.flow_cost[e]
+                if nd < st.flow_dist[v]:
+                    st.flow_dist[v] = nd
+                    st.flow_prev[v] = e
+                    if st.flow_inq[v] == 0:
+                        st.flow_inq[v] = 1
+                        st.flow_queue[tail] = v
+                        tail = (tail + 1) % size
+            e = st.flow_next[e]
+    return st.flow_dist[T_NODE]
+
+
+@njit(cache=True)
+def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
+    """SW-DEC-1: the fewest coins p must pay neighbours to cover ``st.need``; -1 if no plan covers it.
+
+    Own fixed units first, then own choice sources (free), then purchases under SW-TRADE-2 (each neighbour unit at most
+    once per buyer; a neighbour's choice source gives one unit of the buyer's pick). Among the cheapest plans, the
+    fewest units come from the side other than ``prefer`` (0 left, 1 right). The units bought are left in ``st.buy[side,
+    r]``.
+    """
+    for s in range(2):
+        for r in range(N_RES):
+            st.buy[s, r] = 0
+    total = 0
+    for r in range(N_RES):
+        d = st.need[r] - st.prod[p, r]
+        if (st.unlimited[p] >> r) & 1 or d < 0:
+            d = 0
+        st.need[r] = d  # from here on: the deficit after own fixed production
+        total += d
+    if total == 0:
+        return 0
+    n_nodes = RES_NODE + N_RES + 3 * MAX_CHOICE
+    for v in range(n_nodes):
+        st.flow_head[v] = -1
+    m = 0
+    for r in range(N_RES):
+        if st.need[r] > 0:
+            m = _edge(st, m, RES_NODE + r, T_NODE, st.need[r], 0, -1)
+    node = RES_NODE + N_RES
+    for k in range(st.chc_n[p]):  # own choice sources: free
+        mask = st.chc[p, k]
+        useful = False
+        for r in range(N_RES):
+            if (mask >> r) & 1 and st.need[r] > 0:
+                useful = True
+        if useful and st.chc_sell[p, k] != 2:  # 2 = sellable only (tile 3 with its sale switch off)
+            m = _edge(st, m, S_NODE, node, 1, 0, -1)
+            for r in range(N_RES):
+                if (mask >> r) & 1 and st.need[r] > 0:
+                    m = _edge(st, m, node, RES_NODE + r, 1, 0, -1)
+            node += 1
+    for s in range(2):
+        q = neighbour(st, p, s)
+        tie = 0 if s == prefer else 1
+        for r in range(N_RES):
+            if st.need[r] == 0:
+                continue
+            cap = BIG if (st.unlimited[q] >> r) & 1 else st.sell[q, r]
+            if cap > 0:
+                m = _edge(st, m, S_NODE, RES_NODE + r, cap, unit_price(st, rules, p, s, r) * TIE + tie, 8 * s + r)
+        for k in range(st.chc_n[q]):
+            if st.chc_sell[q, k] == 0:
+                continue
+            mask = st.chc[q, k]
+            added = False
+            for r in range(N_RES):
+                if (mask >> r) & 1 and st.need[r] > 0:
+                    if not added:
+                        m = _edge(st, m, S_NODE, node, 1, 0, -1)
+                        added = True
+                    m = _edge(st, m, node, RES_NODE + r, 1, unit_price(st, rules, p, s, r) * TIE + tie, 8 * s + r)
+            if added:
+                node += 1
+    flow = 0
+    while flow < total:
+        if _shortest_path(st, node) >= INF:
+            return -1
+        push = total - flow
+        v = T_NODE
+        while v != S_NODE:
+            e = st.flow_prev[v]
+            push = min(push, st.flow_cap[e])
+            v = st.flow_to[e ^ 1]
+        v = T_NODE
+        while v != S_NODE:
+            e = st.flow_prev[v]
+            st.flow_cap[e] -= push
+            st.flow_cap[e ^ 1] += push
+            v = st.flow_to[e ^ 1]
+        flow += push
+    coins = 0
+    for e in range(0, m, 2):
+        info = st.flow_info[e]
+        if info >= 0:
+            used = st.flow_cap[e + 1]
+            s = info // 8
+            r = info % 8
+            st.buy[s, r] += used
+            coins += used * unit_price(st, rules, p, s, r)
+    return coins
+
+
+@njit(cache=True)
+def set_need(st: State, cost: np.ndarray) -> None:
+    """st.need = cost (a resource vector)."""
+    for r in range(N_RES):
+        st.need[r] = cost[r]
+
+
+@njit(cache=True)
+def can_pay(st: State, rules: np.ndarray, p: int, coins_due: int) -> bool:
+    """Legality: st.need can be covered and the trade plus ``coins_due`` fits p's coins (SW-COST-1, SW-TRADE-4)."""
+    trade = cheapest_trade(st, rules, p, 0)
+    return trade >= 0 and trade + coins_due <= st.coins[p]

@@ -1,0 +1,134 @@
+"""7 Wonders + Babel game state: the game's own fields as NumPy arrays (the core adds the common ones).
+
+Seats sit in a circle; the LEFT neighbour of seat p is (p + 1) % n and the RIGHT one (p - 1) % n (SW-SETUP-4), so
+passing to the left moves a hand from p to p + 1. Side index 0 is left, 1 is right, everywhere (discount bits,
+payments, tile-7 chains).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from sim.core.names import namespace
+from sim.core.rng import new_state as new_rng
+from sim.seven_wonders.data import MAX_VICTORY, N_RES, N_TILES, Data
+from sim.seven_wonders.rules import Rules
+
+MAX_CITY = 24  # at most 3 x 7 cards + 3 (Halikarnassos) structures
+MAX_CHOICE = 16  # choice sources of one player: brown choice cards, Forum, Caravansery, stages, tiles 17/18/21
+MAX_SCORE_ROW = 16  # at least len(scoring.SC)
+MAX_OPT = 160  # options of one decision: 7 cards x (build variants, stage variants, discard, 3 tiles)
+FLOW_NODES = 2 + 3 * MAX_CHOICE + N_RES
+FLOW_EDGES = 2 * (3 * MAX_CHOICE * (1 + N_RES) + 2 * N_RES + N_RES + 8)
+
+G = namespace("G", ["n", "age", "turn", "deck_n", "discard_n", "removed_n", "babel_next", "babel_placed", "gp",
+                    "gp_tokens", "gp_reserve", "tucked_n", "pile_before_last"])
+"""Global fields: State.g[G.*]. gp = the Age's project (-1 none), gp_tokens = tokens left on it, gp_reserve = 1
+once a reserve token was taken (BABEL-GP-6, SW-DEC-20); removed_n = cards out of the game (SW-DEC-5); tucked_n =
+cards under Wonder stages; pile_before_last = discard pile size before the Age's last cards were discarded, -1
+before that (SW-DEC-4)."""
+
+TE = namespace("TE", ["delta_raw", "delta_man"])
+"""Trade-price deltas summed over the active tiles 9-12 (State.teff[TE.*], BABEL-TRADE-1), refreshed on placement."""
+N_TE = len(TE)
+
+
+class State(NamedTuple):
+    """All game fields of one 7 Wonders game (allocated once, reset per game by the engine)."""
+
+    g: np.ndarray  # int64 (len(G),)
+    coins: np.ndarray  # int64 (n,)
+    wonder: np.ndarray  # int64 (n,) board index
+    side: np.ndarray  # int64 (n,) 0 = A, 1 = B
+    stages: np.ndarray  # int64 (n,) stages built (SW-WONDER-1)
+    city: np.ndarray  # int64 (n, MAX_CITY) card ids of the structures built, in order
+    city_n: np.ndarray  # int64 (n,)
+    has_name: np.ndarray  # int64 (n, n_names) 1 if a structure of that name is in the city (SW-ACT-4, SW-CHAIN-1)
+    color_n: np.ndarray  # int64 (n, 7) structures per colour
+    shields: np.ndarray  # int64 (n,) military strength (SW-MIL-1, incl. Great Project shield tokens)
+    science: np.ndarray  # int64 (n, 4) compass, gear, tablet, wild symbols (SW-SCI-1 / SW-SCI-2)
+    victory: np.ndarray  # int64 (n, MAX_VICTORY + 1) Victory tokens held, by value
+    defeat_n: np.ndarray  # int64 (n,) Defeat tokens held (Strategists Guild)
+    defeat_vp: np.ndarray  # int64 (n,) their total value (<= 0)
+    hand: np.ndarray  # int64 (n, hand_size) card ids, -1 = empty
+    hand_n: np.ndarray  # int64 (n,)
+    deck: np.ndarray  # int64 (7 n,) the Age deck before dealing
+    discard: np.ndarray  # int64 (3 * 7 n,) the common discard pile (SW-ACT-3, SW-WONDER-4)
+    olympia_used: np.ndarray  # int64 (n,) Age in which Olympia A's free build was used (SW-WONDER-3)
+    pending: np.ndarray  # int64 (n,) 1 when a Halikarnassos build from the discard is due (SW-WONDER-4)
+    prod: np.ndarray  # int64 (n, N_RES) fixed units the owner can use each turn (SW-RES-1 / SW-RES-2)
+    sell: np.ndarray  # int64 (n, N_RES) fixed units neighbours can buy (SW-RES-3)
+    unlimited: np.ndarray  # int64 (n,) resource mask of unlimited production (BABEL-TILE-20), sellable
+    chc: np.ndarray  # int64 (n, MAX_CHOICE) resource masks of one-unit choice sources
+    chc_sell: np.ndarray  # int64 (n, MAX_CHOICE) 0 owner only, 1 owner and neighbours, 2 neighbours only
+    chc_n: np.ndarray  # int64 (n,)
+    disc: np.ndarray  # int64 (n,) 14-bit (side, resource) mask of 1-coin purchases (SW-TRADE-3)
+    tiles: np.ndarray  # int64 (n, 3) Babel tiles held (0..23), -1 = none (BABEL-SETUP-3)
+    tile_built: np.ndarray  # int64 (n, 3) 1 once built (BABEL-ACT-1)
+    tiles_built: np.ndarray  # int64 (n,) tiles built (BABEL-SCORE-1)
+    tile_due: np.ndarray  # int64 (n,) bit t set: tile t built this turn, placed at its end (BABEL-PLACE-1); two
+    # with Babylon B's 7th card
+    babel_slot: np.ndarray  # int64 (4,) visible tile per slot, -1 = empty (BABEL-PLACE-2)
+    babel_age: np.ndarray  # int64 (4,) placement counter of each slot's tile (oldest is covered first)
+    tile_on: np.ndarray  # int64 (N_TILES,) 1 while a tile's effect is active (BABEL-ACTIVE-1; by effect, SW-DEC-15)
+    teff: np.ndarray  # int64 (N_TE,) summary of the active tiles
+    gp_part: np.ndarray  # int64 (n,) participation tokens held this Age (BABEL-GP-2)
+    gp_wild: np.ndarray  # int64 (n,) wild participation tokens (BABEL-GP-13)
+    gp_free_build: np.ndarray  # int64 (n,) free-build tokens
+    gp_free_stage: np.ndarray  # int64 (n,) free-stage tokens
+    gp_sci_set: np.ndarray  # int64 (n,) science-set tokens, as VP per set of three symbols (3 each)
+    gp_guild: np.ndarray  # int64 (n,) guild tokens, as VP per guild in own and neighbours' cities
+    gp_wonder: np.ndarray  # int64 (n,) wonder tokens, as VP per own built stage
+    gp_took: np.ndarray  # int64 (n,) 1 once p participated this turn (BABEL-GP-5)
+    board_lost: np.ndarray  # int64 (n,) lose-board-resource penalties taken (SW-DEC-19)
+    vp_now: np.ndarray  # int64 (n,) VP at the start of the turn (the SW-DEC-1 tie-break)
+    score_row: np.ndarray  # int64 (MAX_SCORE_ROW,) scratch for one player's score by category
+    tile_pool: np.ndarray  # int64 (n, 3) tiles in front of p during the tile draft, -1 = none (BABEL-SETUP-3)
+    pick: np.ndarray  # int64 (n, 4) each seat's chosen option of this turn (action, hand slot, extra, part)
+    paid: np.ndarray  # int64 (n, 3) payment of the chosen option: coins to the bank, to left, to right
+    income: np.ndarray  # int64 (n,) coins due at the end of the turn (SW-TURN-4)
+    pick_chain: np.ndarray  # int64 (n,) chain source of a chained pick: 1 own city, 2 a neighbour's (SW-DEC-11)
+    pe_before: np.ndarray  # int64 (n,) per-element count before placement (commerce_counts_after_placement off)
+    opt: np.ndarray  # int64 (MAX_OPT, 4) option scratch: (action, hand slot, extra, participate)
+    need: np.ndarray  # int64 (N_RES,) payment scratch: units still to cover
+    buy: np.ndarray  # int64 (2, N_RES) payment result: units bought from left / right
+    flow_head: np.ndarray  # int64 (FLOW_NODES,) min-cost-flow scratch (payment.py)
+    flow_to: np.ndarray  # int64 (FLOW_EDGES,)
+    flow_cap: np.ndarray  # int64 (FLOW_EDGES,)
+    flow_cost: np.ndarray  # int64 (FLOW_EDGES,)
+    flow_next: np.ndarray  # int64 (FLOW_EDGES,)
+    flow_info: np.ndarray  # int64 (FLOW_EDGES,) side * 8 + resource of a purchase edge, -1 otherwise
+    flow_dist: np.ndarray  # int64 (FLOW_NODES,)
+    flow_prev: np.ndarray  # int64 (FLOW_NODES,)
+    flow_queue: np.ndarray  # int64 (FLOW_NODES + 1,)
+    flow_inq: np.ndarray  # int64 (FLOW_NODES,)
+    rng: np.ndarray  # uint64 (4,) own generator for deals and shuffles until the core provides one
+
+
+def new_state(rules: Rules, data: Data, n_players: int) -> State:
+    """Allocate the arrays of an ``n_players`` game (values are set by setup, or by a test)."""
+    rules.validate(n_players)
+    n = n_players
+    n_names = int(data.card_name.max()) + 1
+    z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
+    st = State(
+        g=z(len(G)), coins=z(n), wonder=z(n), side=z(n), stages=z(n), city=z(n, MAX_CITY) - 1, city_n=z(n),
+        has_name=z(n, n_names), color_n=z(n, 7), shields=z(n), science=z(n, 4), victory=z(n, MAX_VICTORY + 1),
+        defeat_n=z(n), defeat_vp=z(n), hand=z(n, rules.hand_size) - 1, hand_n=z(n), deck=z(7 * n) - 1,
+        discard=z(3 * 7 * n) - 1, olympia_used=z(n), pending=z(n), prod=z(n, N_RES), sell=z(n, N_RES),
+        unlimited=z(n), chc=z(n, MAX_CHOICE), chc_sell=z(n, MAX_CHOICE), chc_n=z(n), disc=z(n),
+        tiles=z(n, 3) - 1, tile_built=z(n, 3), tiles_built=z(n), tile_due=z(n), babel_slot=z(4) - 1,
+        babel_age=z(4), tile_on=z(N_TILES), teff=z(N_TE), gp_part=z(n), gp_wild=z(n), gp_free_build=z(n),
+        gp_free_stage=z(n), gp_sci_set=z(n), gp_guild=z(n), gp_wonder=z(n), gp_took=z(n), board_lost=z(n),
+        vp_now=z(n), score_row=z(MAX_SCORE_ROW), tile_pool=z(n, 3) - 1, pick=z(n, 4) - 1, paid=z(n, 3), income=z(n), pick_chain=z(n),
+        pe_before=z(n), opt=z(MAX_OPT, 4), need=z(N_RES), buy=z(2, N_RES),
+        flow_head=z(FLOW_NODES), flow_to=z(FLOW_EDGES), flow_cap=z(FLOW_EDGES), flow_cost=z(FLOW_EDGES),
+        flow_next=z(FLOW_EDGES), flow_info=z(FLOW_EDGES), flow_dist=z(FLOW_NODES), flow_prev=z(FLOW_NODES),
+        flow_queue=z(FLOW_NODES + 1), flow_inq=z(FLOW_NODES), rng=new_rng(),
+    )
+    st.g[G.n] = n
+    st.g[G.gp] = -1
+    st.g[G.pile_before_last] = -1
+    return st
