@@ -9,7 +9,7 @@ from sim.seven_wonders.babel import (deal_tiles, keep_tile, pass_tiles_right, pl
 from sim.seven_wonders.data import RES
 from sim.seven_wonders.payment import cheapest_trade, set_need, unit_price
 from sim.seven_wonders.rules import Rules
-from sim.seven_wonders.state import G
+from sim.seven_wonders.state import GS
 from sim.seven_wonders.turn import ACT, MODE, end_turn, stage_cost, structure_cost
 from sim.seven_wonders.position import DATA, build, card, give_hand, options, play, position, stages
 
@@ -22,7 +22,7 @@ def activate(st, *numbers, rules=R):
     st.babel_slot[:] = -1
     for k, t in enumerate(numbers):
         st.babel_slot[k] = t - 1
-    st.g[G.babel_next] = len(numbers) % DATA.babel_slots[st.g[G.n]]
+    st.g[GS.babel_next] = len(numbers) % DATA.babel_slots[st.g[GS.n]]
     refresh_tiles(st, DATA, rules)
 
 
@@ -96,7 +96,7 @@ def test_the_tile_action_discards_the_card_for_a_tile_placed_at_turn_end():
     give_hand(st, 1, "Stockade")  # needs a wood nobody has: tile 2 would waive it, but not this turn
     assert (BUILD, 0, MODE.pay, 0) not in options(st, 1)
     play(st, {0: (TILE, 0, 0, 0)})
-    assert st.coins[0] == 0 and st.g[G.discard_n] == 1 and st.tiles_built[0] == 1 and st.tile_on[1] == 0
+    assert st.coins[0] == 0 and st.g[GS.discard_n] == 1 and st.tiles_built[0] == 1 and st.tile_on[1] == 0
     end_turn(st, DATA, R)
     assert st.tile_on[1] == 1
     give_hand(st, 1, "Stockade")
@@ -114,7 +114,7 @@ def test_tax_tiles_charge_the_age_value_for_their_build(tile, name, stage):
     stages: the Age value
     to the bank; other builds are untaxed."""
     st = position(3)
-    st.g[G.age] = 2
+    st.g[GS.age] = 2
     activate(st, tile)
     if stage:
         assert stage_cost(st, DATA, R, 0, 0) == 2
@@ -129,7 +129,7 @@ def test_tile_13_taxes_chain_builds_only_and_unpayable_taxes_make_the_build_ille
     """BABEL-TILE-13 / SW-DEC-9: a chain build pays the Age value; paying the printed cost instead is untaxed; a
     player who cannot pay the tax cannot chain."""
     st = position(3, coins=0)
-    st.g[G.age] = 2
+    st.g[GS.age] = 2
     build(st, 0, "Baths", "Quarry")
     activate(st, 13)
     assert cost(st, 0, "Aqueduct", MODE.chain)[0] == 2 and cost(st, 0, "Aqueduct")[0] == 0
@@ -142,7 +142,7 @@ def test_literal_tax_reading_taxes_every_build_once_per_tile():
     """SW-DEC-14 ``tax_tiles_literal``: every active tax tile taxes every structure and stage (here 2 tiles)."""
     rules = Rules(tax_tiles_literal=True).to_array()
     st = position(3)
-    st.g[G.age] = 3
+    st.g[GS.age] = 3
     activate(st, 1, 6, rules=rules)
     assert cost(st, 0, "Tavern", rules=rules)[0] == 6
     assert stage_cost(st, DATA, rules, 0, 0) == 6
@@ -152,7 +152,7 @@ def test_tile_2_waives_red_resources_and_tile_15_stage_resources():
     """BABEL-TILE-2 / BABEL-TILE-15 / SW-DEC-15: red structures and Wonder stages without their resource cost
     (coins in a cost stay due); the swap switch exchanges the two effects."""
     st = position(3)
-    st.g[G.age] = 3
+    st.g[GS.age] = 3
     activate(st, 2)
     assert cost(st, 0, "Arsenal")[1].sum() == 0 and cost(st, 0, "Palace")[1].sum() == 7
     stage_cost(st, DATA, R, 0, 0)
@@ -175,7 +175,7 @@ def test_tile_3_silences_double_and_two_type_brown_cards():
     assert trade(st, 0, wood=1) == 0 and trade(st, 0, wood=2) == -1 and trade(st, 0, stone=1) == -1
     assert trade(st, 1, wood=2) == -1 and trade(st, 1, wood=1) == 2
     give_hand(st, 1, "Sawmill")
-    st.g[G.age] = 2
+    st.g[GS.age] = 2
     assert (BUILD, 0, MODE.pay, 0) in options(st, 1)
 
 
@@ -187,7 +187,7 @@ def test_tile_4_suspends_trading_cards_but_not_their_chains():
     activate(st, 4)
     assert unit_price(st, R, 0, 1, RES.stone) == 2 and unit_price(st, R, 0, 0, RES.glass) == 2
     assert trade(st, 0, wood=1) == -1
-    st.g[G.age] = 2
+    st.g[GS.age] = 2
     assert cost(st, 0, "Forum", MODE.chain)[0] == 0
 
 
@@ -196,7 +196,7 @@ def test_tile_4_suspends_trading_cards_but_not_their_chains():
 def test_subsidy_tiles_pay_on_the_build(tile, name, age, coins):
     """BABEL-TILE-5 / BABEL-TILE-24: a blue structure earns the Age value, a guild 5 coins, from the bank."""
     st = position(3, coins=20)
-    st.g[G.age] = age
+    st.g[GS.age] = age
     st.prod[0] = 5
     activate(st, tile)
     st.prod[0] = 5
@@ -212,7 +212,7 @@ def test_tile_14_pays_chain_builds_and_tile_7_chains_from_neighbours():
     for counts, coins in ((True, 3), (False, 0)):
         rules = Rules(neighbour_chain_counts_as_chain=counts)
         st = position(3, coins=0, rules=rules)
-        st.g[G.age] = 3
+        st.g[GS.age] = 3
         build(st, 1, "School")
         give_hand(st, 0, "Academy")
         assert (BUILD, 0, MODE.chain, 0) not in options(st, 0, rules)
@@ -225,7 +225,7 @@ def test_tiles_8_and_23_replace_resources_by_coins():
     """BABEL-TILE-8 / BABEL-TILE-23: Pantheon = 6 coins, Traders Guild = 3 coins to the bank, no resources; a
     chain build stays free; Olympia's free build stays free (SW-DEC-10)."""
     st = position(3, coins=10)
-    st.g[G.age] = 3
+    st.g[GS.age] = 3
     activate(st, 8, 23)
     coins, need = cost(st, 0, "Pantheon")
     assert coins == 6 and need.sum() == 0
@@ -234,7 +234,7 @@ def test_tiles_8_and_23_replace_resources_by_coins():
     assert cost(st, 0, "Pantheon", MODE.chain)[0] == 0
     st2 = position(3, boards=("Olympia",), coins=0)
     stages(st2, 0, 2)
-    st2.g[G.age] = 3
+    st2.g[GS.age] = 3
     activate(st2, 8)
     assert cost(st2, 0, "Palace", MODE.olympia)[0] == 0
     strict = Rules(coin_tiles_spare_free_builds=False).to_array()
@@ -292,7 +292,7 @@ def test_a_tile_built_in_the_last_turn_binds_the_age_end():
     from sim.seven_wonders.scoring import resolve_military
     st = position(3, coins=0)
     st.tiles[1] = [21, 0, 1]
-    st.g[G.turn] = 6
+    st.g[GS.turn] = 6
     build(st, 0, "Barracks")
     give_hand(st, 1, "Altar")
     play(st, {1: (TILE, 0, 0, 0)})
@@ -310,7 +310,7 @@ def test_two_tiles_of_one_player_in_one_turn_are_both_placed():
     st = position(5, boards=("Babylon",), sides="B")
     stages(st, 0, 2)
     st.tiles[0] = [20, 2, 9]
-    st.g[G.turn] = 6
+    st.g[GS.turn] = 6
     give_hand(st, 0, "Altar", "Theater")
     play(st, {0: (TILE, 0, 0, 0)})
     n = seventh_card_options(st, DATA, R, 0)

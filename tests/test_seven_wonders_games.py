@@ -9,7 +9,7 @@ from sim.core.rng import randint, seed_game
 from sim.seven_wonders import babel, projects, scoring, setup, turn
 from sim.seven_wonders.rules import Rules
 from sim.seven_wonders.scoring import N_SC, SC
-from sim.seven_wonders.state import G, new_state
+from sim.seven_wonders.state import GS, new_state
 from sim.seven_wonders.position import DATA
 
 
@@ -42,7 +42,7 @@ def check_discard_build(st, r, p):
     """Generated (card, participation) pairs == the predicate's (copies of one card give one option)."""
     n = turn.discard_build_options(st, DATA, r, p)
     generated = {(int(st.discard[st.opt[i, 1]]) if st.opt[i, 1] >= 0 else -1, int(st.opt[i, 3])) for i in range(n)}
-    legal = {(int(st.discard[i]) if i >= 0 else -1, part) for i in range(-2, st.g[G.discard_n] + 1)
+    legal = {(int(st.discard[i]) if i >= 0 else -1, part) for i in range(-2, st.g[GS.discard_n] + 1)
              for part in range(-1, 4) if turn.discard_build_is_legal(st, DATA, r, p, i, part)}
     assert generated == legal
     return n
@@ -57,7 +57,7 @@ def check_penalty(st, r, p):
 
 
 def cards_in_play(st, n):
-    return int(st.hand_n[:n].sum() + st.city_n[:n].sum() + st.g[G.discard_n] + st.g[G.tucked_n] + st.g[G.removed_n])
+    return int(st.hand_n[:n].sum() + st.city_n[:n].sum() + st.g[GS.discard_n] + st.g[GS.tucked_n] + st.g[GS.removed_n])
 
 
 def play_game(n, seed, rules, check=False):
@@ -96,7 +96,7 @@ def play_game(n, seed, rules, check=False):
             turn.end_turn(st, DATA, r)
             assert (st.coins[:n] >= 0).all(), "coins >= 0"
             assert cards_in_play(st, n) == 7 * n * age, "cards conserved"
-        if st.g[G.gp] >= 0:
+        if st.g[GS.gp] >= 0:
             if projects.project_succeeds(st, r):
                 projects.give_rewards(st, DATA, r)
             else:

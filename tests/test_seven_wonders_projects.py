@@ -7,7 +7,7 @@ from sim.seven_wonders.data import COL, RES
 from sim.seven_wonders.projects import (UNBEARABLE, apply_penalty, give_rewards, penalty_options, project_succeeds,
                                         return_tokens, reveal_project)
 from sim.seven_wonders.rules import Rules
-from sim.seven_wonders.state import G
+from sim.seven_wonders.state import GS
 from sim.seven_wonders.turn import ACT, MODE, PART_COLOUR, PART_WILD, structure_cost
 from sim.seven_wonders.position import DATA, build, card, give_hand, options, play, position
 
@@ -17,9 +17,9 @@ BUILD, STAGE = ACT.build, ACT.stage
 
 def project(st, name):
     """Reveal the named project with N - 1 tokens."""
-    st.g[G.gp] = DATA.project_names.index(name)
-    st.g[G.gp_tokens] = DATA.gp_tokens[st.g[G.n]]
-    st.g[G.gp_reserve] = 0
+    st.g[GS.gp] = DATA.project_names.index(name)
+    st.g[GS.gp_tokens] = DATA.gp_tokens[st.g[GS.n]]
+    st.g[GS.gp_reserve] = 0
 
 
 def test_one_random_project_per_age_with_n_minus_one_tokens():
@@ -30,11 +30,11 @@ def test_one_random_project_per_age_with_n_minus_one_tokens():
         seed_game(st.rng, seed, 0)
         for age in (1, 2, 3):
             reveal_project(st, DATA, R, age)
-            assert DATA.gp_age[st.g[G.gp]] == age and st.g[G.gp_tokens] == 4
-            seen.add(int(st.g[G.gp]))
+            assert DATA.gp_age[st.g[GS.gp]] == age and st.g[GS.gp_tokens] == 4
+            seen.add(int(st.g[GS.gp]))
     assert len(seen) == 15
     reveal_project(st, DATA, Rules(great_projects=False).to_array(), 1)
-    assert st.g[G.gp] == -1
+    assert st.g[GS.gp] == -1
 
 
 def test_participation_needs_the_colour_and_adds_its_cost():
@@ -42,7 +42,7 @@ def test_participation_needs_the_colour_and_adds_its_cost():
     and
     one bought clay may participate for 2 more coins to the bank and a loom, bought too; a red card may not."""
     st = position(3, boards=("Babylon", "Halikarnassus", "Babylon"), coins=7)
-    st.g[G.age] = 2
+    st.g[GS.age] = 2
     project(st, "River Port")
     give_hand(st, 0, "Forum", "Glassworks")
     opts = options(st, 0)
@@ -50,7 +50,7 @@ def test_participation_needs_the_colour_and_adds_its_cost():
     assert structure_cost(st, DATA, R, 0, card("Forum"), MODE.pay, PART_COLOUR) == 2
     assert st.need[RES.clay] == 2 and st.need[RES.loom] == 1
     play(st, {0: (BUILD, 0, MODE.pay, PART_COLOUR)})
-    assert st.coins[0] == 7 - 2 - 2 - 2 and st.gp_part[0] == 1 and st.g[G.gp_tokens] == 1
+    assert st.coins[0] == 7 - 2 - 2 - 2 and st.gp_part[0] == 1 and st.g[GS.gp_tokens] == 1
     alt = Rules(river_port_coins=1).to_array()
     assert structure_cost(st, DATA, alt, 1, card("Forum"), MODE.pay, PART_COLOUR) == 1
 
@@ -66,7 +66,7 @@ def test_participation_once_per_turn_not_with_stages_and_not_after_the_last_toke
     st.gp_took[0] = 1
     assert (BUILD, 0, MODE.pay, PART_COLOUR) not in options(st, 0)
     st.gp_took[0] = 0
-    st.g[G.gp_tokens] = 0
+    st.g[GS.gp_tokens] = 0
     assert (BUILD, 0, MODE.pay, PART_COLOUR) not in options(st, 0)
 
 
@@ -75,7 +75,7 @@ def test_free_builds_still_pay_participation_and_own_new_production_does_not():
     papyrus, bought); the card being built never supplies its own participation resources (a Caravansery cannot
     provide the stone Rampart Road asks)."""
     st = position(3, boards=("Gizah", "Ephesos"), coins=3)
-    st.g[G.age] = 2
+    st.g[GS.age] = 2
     project(st, "Obelisk")
     build(st, 0, "Baths")
     give_hand(st, 0, "Aqueduct")
@@ -85,7 +85,7 @@ def test_free_builds_still_pay_participation_and_own_new_production_does_not():
     opts = options(st, 0)
     assert (BUILD, 0, MODE.chain, PART_COLOUR) not in opts and (BUILD, 0, MODE.chain, 0) in opts
     st = position(3, boards=("Olympia", "Babylon", "Babylon"), coins=5)
-    st.g[G.age] = 2
+    st.g[GS.age] = 2
     project(st, "Rampart Road")  # yellow, 1 coin + 1 stone
     build(st, 0, "Lumber Yard")
     give_hand(st, 0, "Caravansery")
@@ -111,11 +111,11 @@ def test_reserve_tokens_when_several_take_the_last_and_the_project_succeeds():
     the project succeeds; with ``gp_overflow_success`` off it fails."""
     st = position(3, boards=("Halikarnassus", "Alexandria"), coins=5)
     project(st, "Cranes")
-    st.g[G.gp_tokens] = 1
+    st.g[GS.gp_tokens] = 1
     give_hand(st, 0, "Apothecary")
     give_hand(st, 1, "Workshop")
     play(st, {0: (BUILD, 0, MODE.pay, PART_COLOUR), 1: (BUILD, 0, MODE.pay, PART_COLOUR)})
-    assert st.gp_part.tolist() == [1, 1, 0] and st.g[G.gp_tokens] == 0
+    assert st.gp_part.tolist() == [1, 1, 0] and st.g[GS.gp_tokens] == 0
     assert project_succeeds(st, R)
     assert not project_succeeds(st, Rules(gp_overflow_success=False).to_array())
 
@@ -128,7 +128,7 @@ def test_success_rewards_each_token(name, field, per_token):
     """BABEL-GP-9 / BABEL-GP-13: on success each participant gets the reward once per token held; others nothing."""
     st = position(3, coins=0)
     project(st, name)
-    st.g[G.gp_tokens] = 0
+    st.g[GS.gp_tokens] = 0
     st.gp_part[:] = [2, 0, 1]
     give_rewards(st, DATA, R)
     assert getattr(st, field).tolist() == [2 * per_token, 0, per_token]
@@ -159,7 +159,7 @@ def test_failure_penalises_only_players_without_tokens():
     n = penalty_options(st, DATA, R, 1)
     assert sorted(int(st.opt[i, 0]) for i in range(n)) == [0, 1]
     apply_penalty(st, DATA, R, 1, 1, 3)
-    assert st.color_n[1, COL.blue] == 1 and st.g[G.removed_n] == 1
+    assert st.color_n[1, COL.blue] == 1 and st.g[GS.removed_n] == 1
     assert penalty_options(st, DATA, R, 2) == 1 and st.opt[0, 0] == -1  # no blue card: no effect
 
 
@@ -171,7 +171,7 @@ def test_lost_card_to_discard_switch():
     build(st, 1, "Barracks")
     penalty_options(st, DATA, rules, 1)
     apply_penalty(st, DATA, rules, 1, 0, 1)
-    assert st.g[G.discard_n] == 1 and st.discard[0] == card("Barracks") and st.shields[1] == 0
+    assert st.g[GS.discard_n] == 1 and st.discard[0] == card("Barracks") and st.shields[1] == 0
 
 
 def test_coin_penalty_and_the_defeat_token_when_it_cannot_be_borne():
@@ -234,7 +234,7 @@ def test_tokens_return_after_resolution():
     st = position(3)
     project(st, "Obelisk")
     st.gp_part[:] = [1, 1, 0]
-    st.g[G.gp_tokens] = 0
+    st.g[GS.gp_tokens] = 0
     give_rewards(st, DATA, R)
     return_tokens(st)
-    assert st.gp_part.sum() == 0 and st.g[G.gp] == -1 and st.shields.tolist() == [1, 1, 0]
+    assert st.gp_part.sum() == 0 and st.g[GS.gp] == -1 and st.shields.tolist() == [1, 1, 0]

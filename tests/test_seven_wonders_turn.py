@@ -6,7 +6,7 @@ import pytest
 
 from sim.seven_wonders.data import COL
 from sim.seven_wonders.rules import Rules
-from sim.seven_wonders.state import G
+from sim.seven_wonders.state import GS
 from sim.seven_wonders.turn import (ACT, MODE, apply_discard_build, deal_age, discard_build_options,
                                     discard_last_cards, end_turn, is_legal, pass_hands, seventh_card_options,
                                     seventh_card_seats)
@@ -40,8 +40,8 @@ def test_hands_pass_left_in_ages_one_and_three_right_in_two():
     pass_hands(st, 1)
     pass_hands(st, 1)
     assert st.hand[:, 0].tolist() == [11, 12, 13, 10]
-    st.g[G.age] = 2
-    st.g[G.turn] = 1
+    st.g[GS.age] = 2
+    st.g[GS.turn] = 1
     end_turn(st, DATA, R)
     assert st.hand[:, 0].tolist() == [12, 13, 10, 11]
 
@@ -50,7 +50,7 @@ def test_same_name_twice_is_never_legal():
     """SW-ACT-4: with an Age I Loom in the city, an Age II Loom can only be sold or used for a stage."""
     st = position(3)
     build(st, 0, "Loom")
-    st.g[G.age] = 2
+    st.g[GS.age] = 2
     give_hand(st, 0, "Loom")
     assert {o[0] for o in options(st, 0)} <= {STAGE, SELL, TILE}
     assert not is_legal(st, DATA, R, 0, BUILD, 0, MODE.pay, 0)
@@ -75,7 +75,7 @@ def test_chain_builds_free_and_paying_stays_legal():
     """SW-CHAIN-1: with Baths in the city the Aqueduct (3 stone) is free; paying instead is another option."""
     st = position(3, coins=0)
     build(st, 0, "Baths", "Quarry")
-    st.g[G.age] = 2
+    st.g[GS.age] = 2
     give_hand(st, 0, "Aqueduct")
     opts = options(st, 0)
     assert (BUILD, 0, MODE.chain, 0) in opts and (BUILD, 0, MODE.pay, 0) in opts
@@ -103,7 +103,7 @@ def test_vineyard_counts_cards_placed_the_same_turn():
         st = position(3, rules=rules)
         build(st, 0, "Lumber Yard")
         build(st, 1, "Stone Pit")
-        st.g[G.age] = 2
+        st.g[GS.age] = 2
         give_hand(st, 0, "Vineyard")
         give_hand(st, 1, "Sawmill")
         play(st, {0: (BUILD, 0, MODE.pay, 0), 1: (BUILD, 0, MODE.pay, 0)}, rules)
@@ -138,12 +138,12 @@ def test_olympia_builds_one_structure_free_per_age():
     st = position(3, boards=("Olympia",), sides="A", coins=0)
     stages(st, 0, 2)
     give_hand(st, 0, "Palace")
-    st.g[G.age] = 3
+    st.g[GS.age] = 3
     assert (BUILD, 0, MODE.olympia, 0) in options(st, 0)
     play(st, {0: (BUILD, 0, MODE.olympia, 0)})
     give_hand(st, 0, "Senate")
     assert (BUILD, 0, MODE.olympia, 0) not in options(st, 0)
-    st.g[G.age] = 4  # a new Age (any other Age value) restores it
+    st.g[GS.age] = 4  # a new Age (any other Age value) restores it
     assert (BUILD, 0, MODE.olympia, 0) in options(st, 0)
 
 
@@ -154,8 +154,8 @@ def test_halikarnassos_builds_from_the_whole_discard_pile_for_free():
     build(st, 0, "Altar")
     st.prod[0, 3] = 2
     for name in ("Palace", "Altar", "Palace"):
-        st.discard[st.g[G.discard_n]] = card(name)
-        st.g[G.discard_n] += 1
+        st.discard[st.g[GS.discard_n]] = card(name)
+        st.g[GS.discard_n] += 1
     give_hand(st, 0, "Theater")
     play(st, {0: (STAGE, 0, 0, 0)})
     assert st.pending[0] == 1
@@ -163,7 +163,7 @@ def test_halikarnassos_builds_from_the_whole_discard_pile_for_free():
     rows = [tuple(st.opt[i]) for i in range(n)]
     assert rows[0][0] == -1 and len(rows) == 2  # decline, or one Palace (Altar held; copies once)
     apply_discard_build(st, DATA, R, 0, 1)
-    assert card("Palace") in st.city[0, : st.city_n[0]] and st.coins[0] == 0 and st.g[G.discard_n] == 2
+    assert card("Palace") in st.city[0, : st.city_n[0]] and st.coins[0] == 0 and st.g[GS.discard_n] == 2
     assert st.pending[0] == 0
 
 
@@ -172,7 +172,7 @@ def test_babylon_b_plays_the_seventh_card():
     discarded; everybody else's last card is discarded without coins."""
     st = position(3, boards=("Babylon",), sides="B", coins=0)
     stages(st, 0, 2)
-    st.g[G.turn] = 6
+    st.g[GS.turn] = 6
     for p in range(3):
         give_hand(st, p, "Tavern")
     assert seventh_card_seats(st, DATA) == 1
@@ -180,7 +180,7 @@ def test_babylon_b_plays_the_seventh_card():
     assert (BUILD, 0, MODE.pay, 0) in [tuple(st.opt[i]) for i in range(n)]
     play(st, {0: (BUILD, 0, MODE.pay, 0)})
     discard_last_cards(st)
-    assert st.coins.tolist() == [5, 0, 0] and st.g[G.discard_n] == 2
+    assert st.coins.tolist() == [5, 0, 0] and st.g[GS.discard_n] == 2
 
 
 @pytest.mark.parametrize("sees", [True, False])
@@ -191,7 +191,7 @@ def test_halikarnassos_on_turn_six_may_take_the_discarded_last_cards(sees):
     r = rules.to_array()
     st = position(3, boards=("Halikarnassus",), sides="B", coins=0, rules=rules)
     st.prod[0, 3] = 2
-    st.g[G.turn] = 6
+    st.g[GS.turn] = 6
     give_hand(st, 0, "Altar", "Tavern")
     give_hand(st, 1, "Theater", "Baths")
     play(st, {0: (STAGE, 0, 0, 0), 1: (SELL, 0, 0, 0)}, rules)
@@ -207,7 +207,7 @@ def test_babylon_seventh_card_may_build_a_babel_tile():
     st = position(3, boards=("Babylon",), sides="B")
     stages(st, 0, 2)
     st.tiles[0] = [4, 9, 14]
-    st.g[G.turn] = 6
+    st.g[GS.turn] = 6
     give_hand(st, 0, "Altar")
     n = seventh_card_options(st, DATA, R, 0)
     assert any(st.opt[i, 0] == TILE for i in range(n))

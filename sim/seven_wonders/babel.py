@@ -15,7 +15,7 @@ from sim.core.rng import shuffle
 from sim.seven_wonders.data import AGE, MAN_MASK, N_TILES, RAW_MASK, TILE_KIND, Data
 from sim.seven_wonders.payment import neighbour, refresh_production
 from sim.seven_wonders.rules import R
-from sim.seven_wonders.state import TE, G, State
+from sim.seven_wonders.state import TE, GS, State
 
 N_SLOTS = 4
 
@@ -129,7 +129,7 @@ def refresh_tiles(st: State, data: Data, rules: np.ndarray) -> None:
                     st.teff[TE.delta_raw] += data.tile_delta[e]
                 if data.tile_res[e] & MAN_MASK:
                     st.teff[TE.delta_man] += data.tile_delta[e]
-    for p in range(st.g[G.n]):
+    for p in range(st.g[GS.n]):
         refresh_production(st, data, rules, p)
 
 
@@ -137,12 +137,12 @@ def refresh_tiles(st: State, data: Data, rules: np.ndarray) -> None:
 def place_tile(st: State, data: Data, t: int) -> None:
     """BABEL-PLACE-2: the first tile fills the starting slot, later ones the next slot clockwise; when every slot is
     full the next tile covers the earliest-placed visible tile (slots cycle, so that is the next one)."""
-    n_slots = data.babel_slots[st.g[G.n]]
-    k = st.g[G.babel_next]
+    n_slots = data.babel_slots[st.g[GS.n]]
+    k = st.g[GS.babel_next]
     st.babel_slot[k] = t
-    st.babel_age[k] = st.g[G.babel_placed]
-    st.g[G.babel_placed] += 1
-    st.g[G.babel_next] = (k + 1) % n_slots
+    st.babel_age[k] = st.g[GS.babel_placed]
+    st.g[GS.babel_placed] += 1
+    st.g[GS.babel_next] = (k + 1) % n_slots
 
 
 @njit(cache=True)
@@ -150,7 +150,7 @@ def place_due_tiles(st: State, data: Data, rules: np.ndarray) -> int:
     """BABEL-PLACE-1 / BABEL-PLACE-3: at the very end of a turn, place the tiles built this turn in ascending printed
     number, then refresh what is active (BABEL-ACTIVE-2). Returns the number placed."""
     placed = 0
-    n = st.g[G.n]
+    n = st.g[GS.n]
     for t in range(N_TILES):
         for p in range(n):
             if (st.tile_due[p] >> t) & 1:
@@ -165,7 +165,7 @@ def place_due_tiles(st: State, data: Data, rules: np.ndarray) -> int:
 @njit(cache=True)
 def deal_tiles(st: State, rules: np.ndarray) -> None:
     """BABEL-SETUP-2: shuffle the 24 tiles and deal 3 face down to each player; the rest stay unseen."""
-    n = st.g[G.n]
+    n = st.g[GS.n]
     order = np.arange(N_TILES)  # setup only, once per game
     shuffle(st.rng, order, N_TILES)
     for p in range(n):
@@ -207,7 +207,7 @@ def keep_tile(st: State, p: int, j: int) -> None:
 def pass_tiles_right(st: State) -> None:
     """BABEL-SETUP-3: every pool goes to the right neighbour (each player receives from his left); a pool of one tile is
     then taken as the third tile."""
-    n = st.g[G.n]
+    n = st.g[GS.n]
     first = st.tile_pool[0].copy()  # setup only
     for p in range(n - 1):
         for j in range(3):

@@ -15,7 +15,7 @@ from numba import njit
 
 from sim.seven_wonders.data import MAN_MASK, N_RES, RAW_MASK, TILE_KIND, Data
 from sim.seven_wonders.rules import R
-from sim.seven_wonders.state import MAX_CHOICE, TE, G, State
+from sim.seven_wonders.state import MAX_CHOICE, TE, GS, State
 
 BIG = 1 << 20  # capacity of unlimited production (BABEL-TILE-20)
 TIE = 32  # cost scale: one coin outweighs any tie-break count (a payment buys fewer than 32 units)
@@ -28,7 +28,7 @@ RES_NODE = 2  # resource r is node RES_NODE + r; choice units follow
 @njit(cache=True)
 def neighbour(st: State, p: int, side: int) -> int:
     """SW-SETUP-4: side 0 = left = p + 1, side 1 = right = p - 1 (mod n)."""
-    n = st.g[G.n]
+    n = st.g[GS.n]
     return (p + 1) % n if side == 0 else (p + n - 1) % n
 
 

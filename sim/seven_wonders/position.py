@@ -8,7 +8,7 @@ from sim.seven_wonders.city import add_stage, add_structure
 from sim.seven_wonders.data import load_data
 from sim.seven_wonders.payment import refresh_production
 from sim.seven_wonders.rules import Rules
-from sim.seven_wonders.state import G, State, new_state
+from sim.seven_wonders.state import GS, State, new_state
 from sim.seven_wonders.turn import apply_option, resolve_picks, turn_options
 
 DATA = load_data()
@@ -32,9 +32,9 @@ def position(n: int = 3, boards: tuple = (), sides: str = "", coins: int = 3, ru
     Age I turn 1, no tiles, no project."""
     st = new_state(rules, DATA, n)
     seed_game(st.rng, seed, 0)
-    st.g[G.age] = 1
-    st.g[G.turn] = 1
-    st.g[G.gp] = -1
+    st.g[GS.age] = 1
+    st.g[GS.turn] = 1
+    st.g[GS.gp] = -1
     for p in range(n):
         st.wonder[p] = wonder(boards[p]) if p < len(boards) else wonder("Gizah")
         st.side[p] = "AB".index(sides[p]) if p < len(sides) else 0
@@ -45,7 +45,7 @@ def position(n: int = 3, boards: tuple = (), sides: str = "", coins: int = 3, ru
 
 def refresh(st: State, rules: Rules = Rules()) -> None:
     """Recompute every player's production view."""
-    for p in range(st.g[G.n]):
+    for p in range(st.g[GS.n]):
         refresh_production(st, DATA, rules.to_array(), p)
 
 
@@ -65,7 +65,7 @@ def stages(st: State, p: int, k: int, rules: Rules = Rules()) -> None:
 
 def give_hand(st: State, p: int, *names: str) -> None:
     """p's hand becomes the named cards (Age of the current Age when a name exists in several)."""
-    age = int(st.g[G.age])
+    age = int(st.g[GS.age])
     st.hand[p, :] = -1
     for j, name in enumerate(names):
         try:

@@ -13,7 +13,7 @@ from sim.seven_wonders.data import PENALTY, REWARD, Data
 from sim.seven_wonders.payment import refresh_production
 from sim.seven_wonders.rules import R
 from sim.seven_wonders.scoring import take_defeat, take_victory
-from sim.seven_wonders.state import G, State
+from sim.seven_wonders.state import GS, State
 
 NO_EFFECT = -1  # penalty option row: the penalty has nothing to take (lose_card without such a card)
 UNBEARABLE = -2  # penalty option row: the penalty cannot be borne -> Defeat token (BABEL-GP-11)
@@ -22,7 +22,7 @@ UNBEARABLE = -2  # penalty option row: the penalty cannot be borne -> Defeat tok
 @njit(cache=True)
 def reveal_project(st: State, data: Data, rules: np.ndarray, age: int) -> None:
     """BABEL-GP-1: before the hands are dealt, a random project of the Age is revealed with N - 1 tokens."""
-    st.g[G.gp] = -1
+    st.g[GS.gp] = -1
     if not rules[R.great_projects]:
         return
     count = 0
@@ -33,11 +33,11 @@ def reveal_project(st: State, data: Data, rules: np.ndarray, age: int) -> None:
     for k in range(data.gp_age.shape[0]):
         if data.gp_age[k] == age:
             if pick == 0:
-                st.g[G.gp] = k
+                st.g[GS.gp] = k
             pick -= 1
-    st.g[G.gp_tokens] = data.gp_tokens[st.g[G.n]]
-    st.g[G.gp_reserve] = 0
-    for p in range(st.g[G.n]):
+    st.g[GS.gp_tokens] = data.gp_tokens[st.g[GS.n]]
+    st.g[GS.gp_reserve] = 0
+    for p in range(st.g[GS.n]):
         st.gp_part[p] = 0
 
 
@@ -45,7 +45,7 @@ def reveal_project(st: State, data: Data, rules: np.ndarray, age: int) -> None:
 def participation_coins(st: State, data: Data, rules: np.ndarray) -> int:
     """BABEL-GP-2 / BABEL-GP-3: the coin part of the participation cost; River Port's follows ``river_port_coins``
     (SW-DEC-25: the project with an alternative cost in the data)."""
-    k = st.g[G.gp]
+    k = st.g[GS.gp]
     if data.gp_alt_coins[k] >= 0:
         return rules[R.river_port_coins]
     return data.gp_cost_coins[k]
@@ -55,21 +55,21 @@ def participation_coins(st: State, data: Data, rules: np.ndarray) -> int:
 def can_participate(st: State, data: Data, rules: np.ndarray, p: int, color: int, wild: bool) -> bool:
     """BABEL-GP-2 / BABEL-GP-5 / BABEL-GP-7, SW-DEC-21: a structure of the project's colour (or any colour with a wild
     token) while the card still holds a token, once per turn."""
-    if not rules[R.great_projects] or st.g[G.gp] < 0 or st.g[G.gp_tokens] <= 0 or st.gp_took[p]:
+    if not rules[R.great_projects] or st.g[GS.gp] < 0 or st.g[GS.gp_tokens] <= 0 or st.gp_took[p]:
         return False
     if wild:
         return st.gp_wild[p] > 0
-    return data.gp_color[st.g[G.gp]] == color
+    return data.gp_color[st.g[GS.gp]] == color
 
 
 @njit(cache=True)
 def take_participation(st: State, p: int, wild: bool) -> None:
     """BABEL-GP-2 / BABEL-GP-6: p takes a token from the card, or from the reserve when several players emptied it in
     the same turn; a wild token is returned when used (BABEL-GP-13)."""
-    if st.g[G.gp_tokens] > 0:
-        st.g[G.gp_tokens] -= 1
+    if st.g[GS.gp_tokens] > 0:
+        st.g[GS.gp_tokens] -= 1
     else:
-        st.g[G.gp_reserve] = 1  # a reserve token: remembered for SW-DEC-20
+        st.g[GS.gp_reserve] = 1  # a reserve token: remembered for SW-DEC-20
     st.gp_part[p] += 1
     st.gp_took[p] = 1
     if wild:
@@ -80,18 +80,18 @@ def take_participation(st: State, p: int, wild: bool) -> None:
 def project_succeeds(st: State, rules: np.ndarray) -> bool:
     """BABEL-GP-9 / BABEL-GP-10, SW-DEC-20: success when no token remains on the card (reserve tokens taken in the last
     turn count as a success unless ``gp_overflow_success`` is off)."""
-    if st.g[G.gp_tokens] > 0:
+    if st.g[GS.gp_tokens] > 0:
         return False
-    return rules[R.gp_overflow_success] == 1 or st.g[G.gp_reserve] == 0
+    return rules[R.gp_overflow_success] == 1 or st.g[GS.gp_reserve] == 0
 
 
 @njit(cache=True)
 def give_rewards(st: State, data: Data, rules: np.ndarray) -> None:
     """BABEL-GP-9 / BABEL-GP-13: each participant receives the reward once per participation token held."""
-    k = st.g[G.gp]
+    k = st.g[GS.gp]
     kind = data.gp_reward[k]
     v = data.gp_reward_value[k]
-    for p in range(st.g[G.n]):
+    for p in range(st.g[GS.n]):
         t = st.gp_part[p]
         if t == 0:
             continue
@@ -132,7 +132,7 @@ def penalty_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
     option per choice of token values (opt[i, 0..1], SW-DEC-27 when fewer are held); coins and board penalties have one
     option. A penalty that cannot be borne gives the single option UNBEARABLE (BABEL-GP-11).
     """
-    k = st.g[G.gp]
+    k = st.g[GS.gp]
     kind = data.gp_penalty[k]
     n_opt = 0
     for i in range(st.opt.shape[0]):
@@ -180,7 +180,7 @@ def penalty_is_legal(st: State, data: Data, rules: np.ndarray, p: int, a: int, b
     """Predicate for one way (a, b) of bearing the failed project's penalty (BABEL-GP-10 / BABEL-GP-11 /
     BABEL-GP-14): a city index of the colour (or NO_EFFECT without one), one or two Victory token values (b = 0 for
     one), or the single outcome of the coin and board penalties (0, or UNBEARABLE)."""
-    k = st.g[G.gp]
+    k = st.g[GS.gp]
     kind = data.gp_penalty[k]
     if b != 0 and not (kind == PENALTY.lose_victory_token and data.gp_penalty_count[k] > 1):
         return False
@@ -211,7 +211,7 @@ def penalty_is_legal(st: State, data: Data, rules: np.ndarray, p: int, a: int, b
 def apply_penalty(st: State, data: Data, rules: np.ndarray, p: int, i: int, age: int) -> None:
     """Bear penalty option i of ``penalty_options`` (BABEL-GP-10 / BABEL-GP-11 / BABEL-GP-14, SW-DEC-5 / SW-DEC-18 /
     SW-DEC-19 / SW-DEC-27)."""
-    k = st.g[G.gp]
+    k = st.g[GS.gp]
     kind = data.gp_penalty[k]
     if st.opt[i, 0] == UNBEARABLE:
         take_defeat(st, data, rules, p, -data.gp_defeat[age])  # tile 22 applies (BABEL-TILE-GP)
@@ -221,10 +221,10 @@ def apply_penalty(st: State, data: Data, rules: np.ndarray, p: int, i: int, age:
             return
         c = remove_structure(st, data, p, st.opt[i, 0])
         if rules[R.gp_lost_card_to_discard]:
-            st.discard[st.g[G.discard_n]] = c
-            st.g[G.discard_n] += 1
+            st.discard[st.g[GS.discard_n]] = c
+            st.g[GS.discard_n] += 1
         else:
-            st.g[G.removed_n] += 1
+            st.g[GS.removed_n] += 1
         refresh_production(st, data, rules, p)
     elif kind == PENALTY.lose_victory_token:
         st.victory[p, st.opt[i, 0]] -= 1
@@ -241,8 +241,8 @@ def apply_penalty(st: State, data: Data, rules: np.ndarray, p: int, i: int, age:
 @njit(cache=True)
 def return_tokens(st: State) -> None:
     """BABEL-GP-12: after resolution every participation token goes back; nothing carries over."""
-    for p in range(st.g[G.n]):
+    for p in range(st.g[GS.n]):
         st.gp_part[p] = 0
-    st.g[G.gp] = -1
-    st.g[G.gp_tokens] = 0
-    st.g[G.gp_reserve] = 0
+    st.g[GS.gp] = -1
+    st.g[GS.gp_tokens] = 0
+    st.g[GS.gp_reserve] = 0

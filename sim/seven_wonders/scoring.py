@@ -12,7 +12,7 @@ from sim.seven_wonders.city import count_cards
 from sim.seven_wonders.data import COL, PE, SCI_ANY, SCOPE_LEFT, SCOPE_RIGHT, SCOPE_SELF, SPECIAL, Data
 from sim.seven_wonders.payment import neighbour
 from sim.seven_wonders.rules import R
-from sim.seven_wonders.state import MAX_SCORE_ROW, G, State
+from sim.seven_wonders.state import MAX_SCORE_ROW, GS, State
 
 SC = namespace("Score", ["military", "treasury", "wonder", "civilian", "science", "commercial", "guilds", "babel",
                          "projects", "total"])
@@ -59,7 +59,7 @@ def take_defeat(st: State, data: Data, rules: np.ndarray, p: int, value: int) ->
 def resolve_military(st: State, data: Data, rules: np.ndarray, age: int) -> None:
     """SW-MIL-2: each player compares strength with each neighbour: stronger takes the Age's Victory token
     (+1/+3/+5), weaker a -1 Defeat token, a tie nothing (0-2 tokens per player per Age)."""
-    n = st.g[G.n]
+    n = st.g[GS.n]
     win = rules[R.victory_age1 + age - 1]
     for p in range(n):
         for side in range(2):
@@ -168,7 +168,7 @@ def score_player(st: State, data: Data, rules: np.ndarray, p: int, out: np.ndarr
 @njit(cache=True)
 def rank_keys(st: State, data: Data, rules: np.ndarray, keys: np.ndarray, scratch: np.ndarray) -> None:
     """SW-END-2: keys[p] = (total, coins): highest total wins, then most coins; equal keys share the victory."""
-    for p in range(st.g[G.n]):
+    for p in range(st.g[GS.n]):
         score_player(st, data, rules, p, scratch)
         keys[p, 0] = scratch[SC.total]
         keys[p, 1] = st.coins[p]

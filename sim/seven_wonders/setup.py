@@ -16,18 +16,18 @@ from sim.seven_wonders.babel import deal_tiles, refresh_tiles
 from sim.seven_wonders.data import Data
 from sim.seven_wonders.projects import reveal_project
 from sim.seven_wonders.rules import R
-from sim.seven_wonders.state import G, State
+from sim.seven_wonders.state import GS, State
 from sim.seven_wonders.turn import deal_age
 
 
 @njit(cache=True)
 def reset(st: State) -> None:
     """Every game field back to its empty value (the arrays are reused from game to game)."""
-    n = st.g[G.n]
+    n = st.g[GS.n]
     st.g[:] = 0
-    st.g[G.n] = n
-    st.g[G.gp] = -1
-    st.g[G.pile_before_last] = -1
+    st.g[GS.n] = n
+    st.g[GS.gp] = -1
+    st.g[GS.pile_before_last] = -1
     for a in (st.coins, st.stages, st.city_n, st.shields, st.defeat_n, st.defeat_vp, st.hand_n, st.olympia_used,
               st.pending, st.unlimited, st.chc_n, st.disc, st.tiles_built, st.gp_part, st.gp_wild,
               st.gp_free_build, st.gp_free_stage, st.gp_sci_set, st.gp_guild, st.gp_wonder, st.gp_took,
@@ -50,7 +50,7 @@ def setup_game(st: State, data: Data, rules: np.ndarray) -> None:
     """SW-SETUP-1: a different random board per seat, sides by ``wonder_sides`` (A, B, or random per player),
     3 coins each; then the Babel tiles are dealt for the draft (BABEL-SETUP-2) when the module is on."""
     reset(st)
-    n = st.g[G.n]
+    n = st.g[GS.n]
     boards = np.arange(data.wonder_res.shape[0])  # once per game
     shuffle(st.rng, boards, boards.shape[0])
     for p in range(n):

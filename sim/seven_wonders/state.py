@@ -23,9 +23,9 @@ MAX_OPT = 160  # options of one decision: 7 cards x (build variants, stage varia
 FLOW_NODES = 2 + 3 * MAX_CHOICE + N_RES
 FLOW_EDGES = 2 * (3 * MAX_CHOICE * (1 + N_RES) + 2 * N_RES + N_RES + 8)
 
-G = namespace("G", ["n", "age", "turn", "deck_n", "discard_n", "removed_n", "babel_next", "babel_placed", "gp",
-                    "gp_tokens", "gp_reserve", "tucked_n", "pile_before_last"])
-"""Global fields: State.g[G.*]. gp = the Age's project (-1 none), gp_tokens = tokens left on it, gp_reserve = 1
+GS = namespace("GS", ["n", "age", "turn", "deck_n", "discard_n", "removed_n", "babel_next", "babel_placed", "gp",
+                      "gp_tokens", "gp_reserve", "tucked_n", "pile_before_last"])
+"""Global fields: State.g[GS.*]. gp = the Age's project (-1 none), gp_tokens = tokens left on it, gp_reserve = 1
 once a reserve token was taken (BABEL-GP-6, SW-DEC-20); removed_n = cards out of the game (SW-DEC-5); tucked_n =
 cards under Wonder stages; pile_before_last = discard pile size before the Age's last cards were discarded, -1
 before that (SW-DEC-4)."""
@@ -38,7 +38,7 @@ N_TE = len(TE)
 class State(NamedTuple):
     """All game fields of one 7 Wonders game (allocated once, reset per game by the engine)."""
 
-    g: np.ndarray  # int64 (len(G),)
+    g: np.ndarray  # int64 (len(GS),)
     coins: np.ndarray  # int64 (n,)
     wonder: np.ndarray  # int64 (n,) board index
     side: np.ndarray  # int64 (n,) 0 = A, 1 = B
@@ -114,7 +114,7 @@ def new_state(rules: Rules, data: Data, n_players: int) -> State:
     n_names = int(data.card_name.max()) + 1
     z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
     st = State(
-        g=z(len(G)), coins=z(n), wonder=z(n), side=z(n), stages=z(n), city=z(n, MAX_CITY) - 1, city_n=z(n),
+        g=z(len(GS)), coins=z(n), wonder=z(n), side=z(n), stages=z(n), city=z(n, MAX_CITY) - 1, city_n=z(n),
         has_name=z(n, n_names), color_n=z(n, 7), shields=z(n), science=z(n, 4), victory=z(n, MAX_VICTORY + 1),
         defeat_n=z(n), defeat_vp=z(n), hand=z(n, rules.hand_size) - 1, hand_n=z(n), deck=z(7 * n) - 1,
         discard=z(3 * 7 * n) - 1, olympia_used=z(n), pending=z(n), prod=z(n, N_RES), sell=z(n, N_RES),
@@ -122,13 +122,14 @@ def new_state(rules: Rules, data: Data, n_players: int) -> State:
         tiles=z(n, 3) - 1, tile_built=z(n, 3), tiles_built=z(n), tile_due=z(n), babel_slot=z(4) - 1,
         babel_age=z(4), tile_on=z(N_TILES), teff=z(N_TE), gp_part=z(n), gp_wild=z(n), gp_free_build=z(n),
         gp_free_stage=z(n), gp_sci_set=z(n), gp_guild=z(n), gp_wonder=z(n), gp_took=z(n), board_lost=z(n),
-        vp_now=z(n), score_row=z(MAX_SCORE_ROW), tile_pool=z(n, 3) - 1, pick=z(n, 4) - 1, paid=z(n, 3), income=z(n), pick_chain=z(n),
+        vp_now=z(n), score_row=z(MAX_SCORE_ROW), tile_pool=z(n, 3) - 1, pick=z(n, 4) - 1, paid=z(n, 3), income=z(n),
+        pick_chain=z(n),
         pe_before=z(n), opt=z(MAX_OPT, 4), need=z(N_RES), buy=z(2, N_RES),
         flow_head=z(FLOW_NODES), flow_to=z(FLOW_EDGES), flow_cap=z(FLOW_EDGES), flow_cost=z(FLOW_EDGES),
         flow_next=z(FLOW_EDGES), flow_info=z(FLOW_EDGES), flow_dist=z(FLOW_NODES), flow_prev=z(FLOW_NODES),
         flow_queue=z(FLOW_NODES + 1), flow_inq=z(FLOW_NODES), rng=new_rng(),
     )
-    st.g[G.n] = n
-    st.g[G.gp] = -1
-    st.g[G.pile_before_last] = -1
+    st.g[GS.n] = n
+    st.g[GS.gp] = -1
+    st.g[GS.pile_before_last] = -1
     return st

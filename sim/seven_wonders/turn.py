@@ -31,7 +31,7 @@ from sim.seven_wonders.payment import cheapest_trade, neighbour, refresh_product
 from sim.seven_wonders.projects import can_participate, participation_coins, take_participation
 from sim.seven_wonders.rules import R
 from sim.seven_wonders.scoring import SC, per_element, score_player
-from sim.seven_wonders.state import MAX_OPT, G, State
+from sim.seven_wonders.state import MAX_OPT, GS, State
 
 ACT = namespace("Act", ["build", "stage", "sell", "tile"])
 MODE = namespace("Mode", ["pay", "chain", "olympia", "token", "discard"])
@@ -46,7 +46,7 @@ PICK_NONE = -1
 def deal_age(st: State, data: Data, rules: np.ndarray, age: int) -> None:
     """SW-SETUP-2 / SW-SETUP-3: the Age deck (every copy up to N; Age III: N + 2 random guilds), shuffled, 7 cards
     each."""
-    n = st.g[G.n]
+    n = st.g[GS.n]
     k = 0
     if age == 3:
         for c in range(data.card_age.shape[0]):
@@ -66,16 +66,16 @@ def deal_age(st: State, data: Data, rules: np.ndarray, age: int) -> None:
         for j in range(h):
             st.hand[p, j] = st.deck[p * h + j]
         st.hand_n[p] = h
-    st.g[G.age] = age
-    st.g[G.turn] = 1
-    st.g[G.pile_before_last] = -1
+    st.g[GS.age] = age
+    st.g[GS.turn] = 1
+    st.g[GS.pile_before_last] = -1
     refresh_vp(st, data, rules)
 
 
 @njit(cache=True)
 def refresh_vp(st: State, data: Data, rules: np.ndarray) -> None:
     """Each seat's current total (the SW-DEC-1 tie-break: pay the neighbour with fewer VP)."""
-    for p in range(st.g[G.n]):
+    for p in range(st.g[GS.n]):
         score_player(st, data, rules, p, st.score_row)
         st.vp_now[p] = st.score_row[SC.total]
 
@@ -136,7 +136,7 @@ def structure_cost(st: State, data: Data, rules: np.ndarray, p: int, c: int, mod
     ``coin_tiles_spare_free_builds`` is off (SW-DEC-10). Every mode adds the tax tiles met (BABEL-TILE-1 / BABEL-TILE-6
     / BABEL-TILE-13 / BABEL-TILE-16) and the participation cost (BABEL-GP-2 / BABEL-GP-3 / BABEL-GP-4).
     """
-    age = st.g[G.age]
+    age = st.g[GS.age]
     for r in range(N_RES):
         st.need[r] = 0
     chain = 0
@@ -168,7 +168,7 @@ def structure_cost(st: State, data: Data, rules: np.ndarray, p: int, c: int, mod
             return -1
         coins += participation_coins(st, data, rules)
         for r in range(N_RES):
-            st.need[r] += data.gp_cost_res[st.g[G.gp], r]
+            st.need[r] += data.gp_cost_res[st.g[GS.gp], r]
     return coins
 
 
@@ -189,7 +189,7 @@ def stage_cost(st: State, data: Data, rules: np.ndarray, p: int, token: int) -> 
         for r in range(N_RES):
             st.need[r] = data.stage_cost_res[w, s, j, r]
     return data.stage_cost_coins[w, s, j] + coins_for(st, data, rules, TILE_KIND.tax_on_build, stage_bit,
-                                                      st.g[G.age])
+                                                      st.g[GS.age])
 
 
 @njit(cache=True)
@@ -319,8 +319,8 @@ def _take_from_hand(st: State, p: int, slot: int) -> int:
 
 @njit(cache=True)
 def _to_discard(st: State, c: int) -> None:
-    st.discard[st.g[G.discard_n]] = c
-    st.g[G.discard_n] += 1
+    st.discard[st.g[GS.discard_n]] = c
+    st.g[GS.discard_n] += 1
 
 
 @njit(cache=True)
@@ -335,7 +335,7 @@ def _structure_income(st: State, data: Data, rules: np.ndarray, p: int, c: int, 
     (BABEL-TILE-5 / BABEL-TILE-14 / BABEL-TILE-24, active at the build, SW-DEC-13); per-element coins are added by the
     caller."""
     return data.card_coins[c] + coins_for(st, data, rules, TILE_KIND.bonus_coins_on_build,
-                                          build_triggers(data, rules, c, chain), st.g[G.age])
+                                          build_triggers(data, rules, c, chain), st.g[GS.age])
 
 
 @njit(cache=True)
@@ -344,8 +344,8 @@ def resolve_picks(st: State, data: Data, rules: np.ndarray) -> None:
     pile); (3) all income: sales, card and stage coins, per-element coins counted after all placements (SW-DEC-3; before
     them with ``commerce_counts_after_placement`` off), tile subsidies, neighbours' coins. Production and discounts of
     the new cards serve from the next payment on."""
-    n = st.g[G.n]
-    age = st.g[G.age]
+    n = st.g[GS.n]
+    age = st.g[GS.age]
     for p in range(n):
         st.income[p] = 0
     for p in range(n):
@@ -374,7 +374,7 @@ def resolve_picks(st: State, data: Data, rules: np.ndarray) -> None:
             st.income[p] += _structure_income(st, data, rules, p, c, st.pick_chain[p])
         elif act == ACT.stage:
             j = add_stage(st, data, p)
-            st.g[G.tucked_n] += 1
+            st.g[GS.tucked_n] += 1
             if extra == 1:
                 st.gp_free_stage[p] -= 1
             st.income[p] += data.stage_coins[st.wonder[p], st.side[p], j]
@@ -404,7 +404,7 @@ def resolve_picks(st: State, data: Data, rules: np.ndarray) -> None:
 def seventh_card_seats(st: State, data: Data) -> int:
     """SW-WONDER-5: bit p set when p may use his last card this Age (Babylon B stage 2 built, one card left)."""
     bits = 0
-    for p in range(st.g[G.n]):
+    for p in range(st.g[GS.n]):
         if st.hand_n[p] == 1 and _has_special(st, data, p, SPECIAL.play_seventh_card):
             bits |= 1 << p
     return bits
@@ -429,8 +429,8 @@ def seventh_card_options(st: State, data: Data, rules: np.ndarray, p: int) -> in
 @njit(cache=True)
 def discard_last_cards(st: State) -> None:
     """SW-TURN-3: the card left after turn 6 is discarded face down without compensation."""
-    st.g[G.pile_before_last] = st.g[G.discard_n]
-    for p in range(st.g[G.n]):
+    st.g[GS.pile_before_last] = st.g[GS.discard_n]
+    for p in range(st.g[GS.n]):
         while st.hand_n[p] > 0:
             _to_discard(st, _take_from_hand(st, p, 0))
 
@@ -461,9 +461,9 @@ def discard_build_options(st: State, data: Data, rules: np.ndarray, p: int) -> i
 @njit(cache=True)
 def _visible_pile(st: State, rules: np.ndarray) -> int:
     """How much of the discard pile Halikarnassos may search (SW-DEC-4)."""
-    if not rules[R.halikarnassos_sees_last_discards] and st.g[G.pile_before_last] >= 0:
-        return st.g[G.pile_before_last]
-    return st.g[G.discard_n]
+    if not rules[R.halikarnassos_sees_last_discards] and st.g[GS.pile_before_last] >= 0:
+        return st.g[GS.pile_before_last]
+    return st.g[GS.discard_n]
 
 
 @njit(cache=True)
@@ -505,10 +505,10 @@ def apply_discard_build(st: State, data: Data, rules: np.ndarray, p: int, i: int
     for s in range(2):
         for r in range(N_RES):
             st.coins[neighbour(st, p, s)] += st.buy[s, r] * unit_price(st, rules, p, s, r)
-    last = st.g[G.discard_n] - 1
+    last = st.g[GS.discard_n] - 1
     st.discard[k] = st.discard[last]
     st.discard[last] = -1
-    st.g[G.discard_n] = last
+    st.g[GS.discard_n] = last
     add_structure(st, data, p, c)
     if part != PART_NONE:
         take_participation(st, p, part == PART_WILD)
@@ -521,19 +521,19 @@ def end_turn(st: State, data: Data, rules: np.ndarray) -> None:
     """BABEL-PLACE-1 / BABEL-PLACE-3 then SW-TURN-1 / SW-TURN-2: tiles built this turn are placed in number order, hands
     pass (left in Ages I and III, right in Age II) unless the Age is over, and the next turn begins."""
     place_due_tiles(st, data, rules)
-    n = st.g[G.n]
+    n = st.g[GS.n]
     for p in range(n):
         st.gp_took[p] = 0
-    if st.g[G.turn] < rules[R.turns_per_age]:
-        pass_hands(st, 0 if st.g[G.age] != 2 else 1)
-    st.g[G.turn] += 1
+    if st.g[GS.turn] < rules[R.turns_per_age]:
+        pass_hands(st, 0 if st.g[GS.age] != 2 else 1)
+    st.g[GS.turn] += 1
     refresh_vp(st, data, rules)
 
 
 @njit(cache=True)
 def pass_hands(st: State, side: int) -> None:
     """SW-TURN-2: every hand moves to the ``side`` neighbour (0 = left: p -> p + 1; 1 = right: p -> p - 1)."""
-    n = st.g[G.n]
+    n = st.g[GS.n]
     for k in range(st.hand.shape[1]):
         if side == 0:
             tmp = st.hand[n - 1, k]
