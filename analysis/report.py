@@ -260,6 +260,14 @@ def _prepare(out_dir: str | Path) -> None:
         raise PlaytestError(f"{out} is not writable; pass a writable --out")
 
 
+def _remove_stale_figures(out: Path, written: set[str]) -> None:
+    """Delete figures an earlier report left in ``out`` (named like ours, ``NN-section-plot.png``) that this one
+    did not write: a report re-written into its directory references only its own figures."""
+    for path in out.glob("[0-9][0-9]-*.png"):
+        if path.name not in written:
+            path.unlink()
+
+
 def _write(runs: Sequence[Run], sections: list[Section], title: str, out_dir: str | Path) -> Path:
     """Write out_dir/index.html, report.md and the PNGs of ``sections``; return index.html."""
     labels = [r.label for r in runs]
@@ -295,6 +303,7 @@ def _write(runs: Sequence[Run], sections: list[Section], title: str, out_dir: st
                             f"<figcaption>{html.escape(block.caption)}</figcaption></figure>")
         body.append("</section>")
     (out / "report.md").write_text("\n".join(md))
+    _remove_stale_figures(out, used)
     index = out / "index.html"
     index.write_text(f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
                      f"<style>{CSS}</style></head><body>{''.join(body)}</body></html>")

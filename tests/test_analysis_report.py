@@ -31,6 +31,20 @@ def test_single_run_report_files_and_embedded_images(tmp_path):
     assert "Seat 1 (first player) +" in html and 'class="card"' in html and "Design check passed" in md
 
 
+def test_rewritten_report_keeps_only_its_own_figures(tmp_path):
+    """A report written again into the same directory removes the figures of the earlier one it did not redraw
+    (a figure left over would sit beside report.md, referenced by nothing)."""
+    run_dir = write_run(tmp_path / "sea", n_games=800, seed=3)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "07-old-section-plot.png").write_bytes(b"stale")
+    (out / "notes.png").write_bytes(b"a designer's own file")
+    write_report([run_dir], out)
+    md = (out / "report.md").read_text()
+    assert not (out / "07-old-section-plot.png").exists() and (out / "notes.png").exists()
+    assert sorted(p.name for p in out.glob("[0-9][0-9]-*.png")) == sorted(re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md))
+
+
 def test_missing_optional_column_is_skipped_with_a_note(tmp_path):
     run_dir = write_run(tmp_path / "sea", n_games=600, drop=("start_market", "plunders"), seed=22)
     md = (write_report([run_dir], tmp_path / "out").parent / "report.md").read_text()

@@ -16,7 +16,8 @@ from sim.core.names import namespace
 
 
 def test_ct_comp_packaged_data_counts():
-    """CT-COMP-1/2/3/5/6: 27 cities (3 start, 24 destination), 30 lines, diameter 10; 9 action cards per player;
+    """CT-COMP-1, CT-COMP-2, CT-COMP-3, CT-COMP-5, CT-COMP-6: 27 cities (3 start, 24 destination), 30 lines, diameter
+    10; 9 action cards per player;
     87 Local News counters with 6 characters; 66 talent counters in 7 types; 27 weeks."""
     d = load_data()
     assert d.deg.shape == (27,) and d.deg.sum() == 60 and d.dist.max() == 10
@@ -41,7 +42,8 @@ def test_ct_comp_5_richmond_counter_and_sources():
 
 
 def test_ct_amb_36_stand_ins_listed():
-    """CT-AMB-34/35/36: the stand-ins are listed (20 counters, the talent split, the 2nd-edition reputation column,
+    """CT-AMB-34, CT-AMB-35, CT-AMB-36: the stand-ins are listed (20 counters, the talent split, the 2nd-edition
+    reputation column,
     the event cards); a run names only those it uses (the column in the advanced game, the events with the rule)."""
     d = load_data()
     text = "\n".join(d.stand_ins)

@@ -1,4 +1,5 @@
-"""Circus Train Event cards (optional rule) with the stand-in deck: CT-OPT-EVENT-1/2/3, CT-COMP-4, CT-AMB-34."""
+"""Circus Train Event cards (optional rule) with the stand-in deck: CT-OPT-EVENT-1, CT-OPT-EVENT-2, CT-OPT-EVENT-3,
+CT-COMP-4, CT-AMB-34."""
 
 import numpy as np
 

@@ -182,7 +182,8 @@ def _walk_ends(start, lo, hi):
 
 @pytest.mark.parametrize("card", [FAST, RAPID, OVERNIGHT_TRANSIT, BASIC, HOLD, OVERNIGHT_HIRE, WAGE_TRANSIT])
 def test_ct_move_1_options_match_walks(card):
-    """CT-MOVE-1/2/5, CT-CARD-2..8: from every city, the option generator equals brute-force walks of the card's
+    """CT-MOVE-1, CT-MOVE-2, CT-MOVE-5, CT-CARD-2, CT-CARD-3, CT-CARD-4, CT-CARD-5, CT-CARD-6, CT-CARD-7, CT-CARD-8:
+    from every city, the option generator equals brute-force walks of the card's
     range (revisits allowed; Basic Transit exactly 1 step) and the legality predicate agrees on every pair."""
     st, ra = game(3)
     lo, hi = M.move_bounds(st, D, ra, 0, card)
@@ -247,7 +248,8 @@ def test_ct_solo_9_points_counter_pays_money():
 # ----------------------------------------------------------------------------------------------- roustabout
 
 def test_ct_setup_9_opening_requests_and_fill():
-    """CT-SETUP-9..12, CT-ROUST-1, CT-AMB-2, CT-SOLO-1: N opening PRs (solitaire 1) on N different cities, one
+    """CT-SETUP-9, CT-SETUP-10, CT-SETUP-11, CT-SETUP-12, CT-ROUST-1, CT-AMB-2, CT-SOLO-1: N opening PRs (solitaire
+    1) on N different cities, one
     Destination card each however many non-PR counters go back into the bag; then the fill to 8 occupied cities;
     the used Destination cards are on the discard pile; nothing in Canada; talent conserved (CT-STATE-3)."""
     for seed in range(20):
@@ -265,7 +267,8 @@ def test_ct_setup_9_opening_requests_and_fill():
 
 
 def test_ct_repl_2_replacement_removes_old_item():
-    """CT-REPL-1/2/3, CT-AMB-28/29, CT-TWO-4: a Destination card naming an occupied city removes its item first: a
+    """CT-REPL-1, CT-REPL-2, CT-REPL-3, CT-AMB-28, CT-AMB-29, CT-TWO-4: a Destination card naming an occupied city
+    removes its item first: a
     PR leaves the game and cancels the shows on it; talent returns to the reserve; the new counter is placed."""
     st, ra = game(3)
     c_t = CITY["chicago"]
@@ -344,7 +347,8 @@ def test_ct_limit_3_destination_reshuffle():
 # ----------------------------------------------------------------------------------------------- performing
 
 def test_ct_perf_9_richmond_example():
-    """CT-PERF-9 (rulebook example), CT-PERF-2/3/4/5: Richmond PR base 2, acrobats 5, cannonballs 3 (counter G21).
+    """CT-PERF-9 (rulebook example), CT-PERF-2, CT-PERF-3, CT-PERF-4, CT-PERF-5: Richmond PR base 2, acrobats 5,
+    cannonballs 3 (counter G21).
     1 acrobat -> 7; 1 acrobat + 1 cannonball -> 10 (each bonus once); with an earlier PR of base 2: 1 acrobat -> 9;
     1 acrobat + 3 cannonballs -> 15 (famous x2)."""
     st, ra = game(3)
@@ -367,7 +371,8 @@ def test_ct_perf_9_richmond_example():
 
 
 def test_ct_perf_8_money_best_and_counter():
-    """CT-PERF-1/6/7/8, CT-AMB-31: anyone may perform; the PR goes to the performer's area and the city empties;
+    """CT-PERF-1, CT-PERF-6, CT-PERF-7, CT-PERF-8, CT-AMB-31: anyone may perform; the PR goes to the performer's area
+    and the city empties;
     the marker moves only when beaten; money by the counter's colour (green $5 even in August) plus $10 on a new
     best; the bank never runs out (60 notes are no limit)."""
     st, ra = game(3)
@@ -409,7 +414,8 @@ def _two_week():
 
 
 def test_ct_two_week_show_cycle():
-    """CT-TWO-1/2/3/4/5, CT-AMB-5/6: the first Perform starts the show (no score, PR stays); others may start a show
+    """CT-TWO-1, CT-TWO-2, CT-TWO-3, CT-TWO-4, CT-TWO-5, CT-AMB-5, CT-AMB-6: the first Perform starts the show (no
+    score, PR stays); others may start a show
     on the same PR; completing it on the next turn scores with the talents owned then and cancels the other show;
     a turn spent otherwise abandons; leaving the city cancels."""
     st, ra = game(3)
@@ -466,7 +472,8 @@ def _hire_city(st, talents):
 
 
 def test_ct_hire_2_roll_success_and_buy_after_failure():
-    """CT-HIRE-1/2/3/4: 1-4 hires at no cost; 5-6 fails, and right after it $10 buys the counter; the city empties
+    """CT-HIRE-1, CT-HIRE-2, CT-HIRE-3, CT-HIRE-4: 1-4 hires at no cost; 5-6 fails, and right after it $10 buys the
+    counter; the city empties
     when its group is gone."""
     st, ra = game(3)
     c = _hire_city(st, {HORSE: 1, ELEPHANT: 1})
@@ -545,7 +552,8 @@ def test_ct_hire_generator_matches_predicate():
 
 
 def test_ct_adv_hire_1_reputation_range():
-    """CT-ADV-HIRE-1 / CT-REP-1/2/4: advanced hiring succeeds on 1..success_max of the reputation box (start box
+    """CT-ADV-HIRE-1 / CT-REP-1, CT-REP-2, CT-REP-4: advanced hiring succeeds on 1..success_max of the reputation box
+    (start box
     index 6: 1-5)."""
     st, ra = game(3, advanced=True)
     assert st.pl[0, PL.rep] == 6 and D.rep_success[6] == 5
@@ -588,7 +596,8 @@ def test_ct_sph_1_options_and_buy_price():
 
 
 def test_ct_steal_1_and_2():
-    """CT-STEAL-1/2, CT-AMB-21: up to two counters of one opponent in the city, 1-4 each; a successful steal makes
+    """CT-STEAL-1, CT-STEAL-2, CT-AMB-21: up to two counters of one opponent in the city, 1-4 each; a successful
+    steal makes
     the victim discard Overnight Hire from hand."""
     st, ra = game(3)
     st.own[1] = [1, 2, 0, 0, 0, 0, 1]
@@ -672,7 +681,7 @@ def test_ct_fire_1b_maximal_kept_sets():
 
 
 def test_ct_wage_2_must_pay_when_able():
-    """CT-WAGE-1/2: the whole bill is paid when the money covers it (no voluntary firing in the basic game);
+    """CT-WAGE-1, CT-WAGE-2: the whole bill is paid when the money covers it (no voluntary firing in the basic game);
     solitaire doubles it (CT-SOLO-4); Trainer Ted takes $1 off each elephant after doubling (CT-AMB-25)."""
     st, ra = game(3)
     st.own[0] = [2, 1, 1, 1, 1, 1, 1]
@@ -686,7 +695,8 @@ def test_ct_wage_2_must_pay_when_able():
 
 
 def test_ct_fire_2_fired_talent_placement():
-    """CT-FIRE-2/3, CT-TURN-2, CT-AMB-33: one talent city -> it; several -> the firer's right-hand neighbour picks
+    """CT-FIRE-2, CT-FIRE-3, CT-TURN-2, CT-AMB-33: one talent city -> it; several -> the firer's right-hand neighbour
+    picks
     (the one decision another player takes during a turn; default: nearest to the chooser, ties farthest from the
     firer); none -> the reserve; solitaire: the player (CT-AMB-8)."""
     st, ra = game(4)

@@ -24,7 +24,8 @@ from tests.test_circus_train_mechanics import CITY, D, counter, force_die, game,
 # ----------------------------------------------------------------------------------------------- setup
 
 def test_ct_setup_1_to_7_supply():
-    """CT-SETUP-1/2/3/5/6/7, CT-COMP-7/8, CT-AMB-1, CT-STATE-1/2: one clown and $0 each, VP 0, Best Performance 10,
+    """CT-SETUP-1, CT-SETUP-2, CT-SETUP-3, CT-SETUP-5, CT-SETUP-6, CT-SETUP-7, CT-COMP-7, CT-COMP-8, CT-AMB-1,
+    CT-STATE-1, CT-STATE-2: one clown and $0 each, VP 0, Best Performance 10,
     week 1 of April, reputation on the start box (CT-REP-2); the green counters in the bag (characters only with the
     optional rule), yellow and red set aside; the reserve holds the rest of the 66; a random first player."""
     for chars in (False, True):
@@ -76,7 +77,8 @@ def _acts(st, ra, p, card):
 
 
 def test_ct_card_actions_by_card():
-    """CT-CARD-2..8, CT-CARD-10, CT-AMB-3, CT-AMB-30: on a PR city, Overnight Transit and Hold offer Perform or
+    """CT-CARD-2, CT-CARD-3, CT-CARD-4, CT-CARD-5, CT-CARD-6, CT-CARD-7, CT-CARD-8, CT-CARD-10, CT-AMB-3, CT-AMB-30:
+    on a PR city, Overnight Transit and Hold offer Perform or
     nothing, Basic Transit Perform or its move (never nothing); on a talent city Hire instead; Fast and Rapid
     Transit are movement only; Overnight Hire leads to Special Hire, Wage & Transit to wages; never Perform and
     Hire together."""

@@ -119,7 +119,8 @@ def test_ct_catchup_1_fewest_vp_takes_one():
 
 
 def test_ct_score_final_2_to_6_in_order():
-    """CT-SCORE-FINAL-2..6, CT-VP-1, CT-AMB-13, CT-AMB-15: most clowns +5 (shared +2 each); no clowns -3; no
+    """CT-SCORE-FINAL-2, CT-SCORE-FINAL-3, CT-SCORE-FINAL-4, CT-SCORE-FINAL-5, CT-SCORE-FINAL-6, CT-VP-1, CT-AMB-13,
+    CT-AMB-15: most clowns +5 (shared +2 each); no clowns -3; no
     animals -5 per missing type; most money +5 / +2 (needs > $0); most performances +5 / +2; losses stop at 0 in
     the printed order, so a later gain starts from 0."""
     st, ra = game(3)
@@ -170,7 +171,8 @@ def test_ct_score_final_1_taxes():
 
 
 def test_ct_adv_final_highest_reputation_and_money_level():
-    """CT-ADV-FINAL-1/2, CT-SCORE-FINAL-7, CT-AMB-17/39: highest reputation +5 (shared +2); most money only for a
+    """CT-ADV-FINAL-1, CT-ADV-FINAL-2, CT-SCORE-FINAL-7, CT-AMB-17, CT-AMB-39: highest reputation +5 (shared +2);
+    most money only for a
     box whose range reaches 5 (the 'box' reading: index >= 4); an ineligible richest player blocks the award unless
     switched."""
     for level, blocks, expect in (("dice", True, [0, 0, 0]), ("box", True, [5, 0, 0]),
@@ -226,7 +228,8 @@ def _solo(money, scoring="rulebook", **counts):
 
 @pytest.mark.parametrize("scoring, expect", [("rulebook", (25, 40, 25, 50)), ("money_only", (0, 40, 10, 0))])
 def test_ct_solo_10_worked_scoring(scoring, expect):
-    """CT-SOLO-10 (worked test), CT-SCORE-MONTH-6, CT-SOLO-4/5/6, CT-AMB-26/27: (a) month end with 3 elephants, 2
+    """CT-SOLO-10 (worked test), CT-SCORE-MONTH-6, CT-SOLO-4, CT-SOLO-5, CT-SOLO-6, CT-AMB-26, CT-AMB-27: (a) month
+    end with 3 elephants, 2
     clowns, 1 acrobat -> +$25; (b) $40, 1 clown, 1 horse, 3 PRs -> $40; (c) $10, nothing, 2 PRs -> $25; (d) $10
     before September's month end, 2 horses, 1 clown, 1 big cat, 1 elephant, 1 PR -> +$10, end wages $74 -> $0,
     then -> $50. money_only: +$0, $40, $10, $0."""
