@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import functools
 import json
-from collections import deque
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from sim.core.errors import PlaytestError
+from sim.core.graph import hop_distances
 from sim.core.structs import struct_handle
 
 PACKAGED_BOARD = Path(__file__).with_name("data") / "board.json"
@@ -57,20 +57,6 @@ def _parse(path: Path) -> dict:
     return data
 
 
-def _distances(n: int, nbrs: list[list[int]]) -> np.ndarray:
-    dist = np.full((n, n), -1, dtype=np.int64)
-    for s in range(n):
-        dist[s, s] = 0
-        queue = deque([s])
-        while queue:
-            v = queue.popleft()
-            for w in nbrs[v]:
-                if dist[s, w] < 0:
-                    dist[s, w] = dist[s, v] + 1
-                    queue.append(w)
-    return dist
-
-
 def build_board(data: dict, path: Path) -> Board:
     """Validate a parsed map and pack it; every problem raises PlaytestError naming ``path``."""
     inters = data["intersections"]
@@ -106,7 +92,7 @@ def build_board(data: dict, path: Path) -> Board:
     for v in range(n):
         if len(inc[v]) < 2:
             raise _fail(path, f"intersection {v} has {len(inc[v])} street(s); every intersection needs at least 2")
-    dist = _distances(n, nbrs)
+    dist = hop_distances(nbrs)
     if (dist < 0).any():
         raise _fail(path, "the street graph is not connected")
     spaces = data["building_spaces"]

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import functools
 import json
-from collections import deque
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from sim.core.errors import PlaytestError
+from sim.core.graph import hop_distances
 
 PACKAGED = Path(__file__).with_name("data")
 FILES = ("map.json", "counters.json", "talent.json", "calendar.json", "reputation.json", "cards.json")
@@ -169,16 +169,7 @@ def _map(raw: dict, f: Path) -> dict:
         nbrs[a].append(b)
         nbrs[b].append(a)
     n = len(ids)
-    dist = np.full((n, n), -1, dtype=np.int64)
-    for s in range(n):
-        dist[s, s] = 0
-        queue = deque([s])
-        while queue:
-            v = queue.popleft()
-            for w in nbrs[v]:
-                if dist[s, w] < 0:
-                    dist[s, w] = dist[s, v] + 1
-                    queue.append(w)
+    dist = hop_distances(nbrs)
     if (dist < 0).any():
         lost = ids[int(np.flatnonzero(dist[0] < 0)[0])]
         raise _fail(f, f"the rail graph is not connected ('{lost}' cannot be reached from '{ids[0]}')", "add a line")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import deque
+
 import numpy as np
 from numba import njit
 
@@ -32,3 +34,19 @@ def bfs_distances(adj: np.ndarray, degree: np.ndarray, blocked: np.ndarray, sour
                 dist[w] = dist[v] + 1
                 queue[tail] = w
                 tail += 1
+
+
+def hop_distances(nbrs: list[list[int]]) -> np.ndarray:
+    """All-pairs hop counts of a small graph given as neighbour lists (-1: unreachable); for data loaders."""
+    n = len(nbrs)
+    dist = np.full((n, n), -1, dtype=np.int64)
+    for s in range(n):
+        dist[s, s] = 0
+        queue = deque([s])
+        while queue:
+            v = queue.popleft()
+            for w in nbrs[v]:
+                if dist[s, w] < 0:
+                    dist[s, w] = dist[s, v] + 1
+                    queue.append(w)
+    return dist
