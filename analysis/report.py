@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import html
-import os
 import re
 from pathlib import Path
 from typing import Sequence
@@ -16,7 +15,7 @@ from analysis.card import RunAnalysis, analyse, card_section, design_sentence, s
 from analysis.load import Run, load_run
 from analysis.sections import Plot, Section, Table, ci, describe_display, game_comparison, game_sections, rate_display
 from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding, finding, p_is
-from sim.core.errors import PlaytestError
+from sim.core.errors import PlaytestError, writable_dir
 
 
 def _finding_table(rows: list[Finding], label: str, names: list[str]) -> pd.DataFrame:
@@ -229,7 +228,7 @@ def _load(run_dirs: Sequence[str | Path]) -> list[Run]:
 def write_report(run_dirs: Sequence[str | Path], out_dir: str | Path, min_effect: str = DEFAULT_MIN_EFFECT) -> Path:
     """Load the runs, build every section, write out_dir/index.html, report.md and the PNGs; return index.html."""
     runs = _load(run_dirs)
-    _prepare(out_dir)
+    writable_dir(out_dir)
     title = " vs ".join(dict.fromkeys(r.title for r in runs)) + " balance report"
     return _write(runs, build_sections(runs, min_effect), title, out_dir)
 
@@ -240,24 +239,11 @@ def write_ab_report(dir_a: Path, dir_b: Path, base: str, variant: str, out_dir: 
     from analysis.ab import ab_section
 
     runs = _load([dir_a, dir_b])
-    _prepare(out_dir)
+    writable_dir(out_dir)
     section, line = ab_section(runs[0], runs[1], base, variant, min_effect)
     analyses = [analyse(r, min_effect) for r in runs]
     title = f"{runs[0].title} A/B: {base} vs {variant}"
     return _write(runs, [section, card_section(analyses)] + comparison_sections(runs), title, out_dir), line
-
-
-def _prepare(out_dir: str | Path) -> None:
-    """Create the report directory before any work, or say in one line why it cannot be."""
-    out = Path(out_dir)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):
-        raise PlaytestError(f"{out} is not a directory; pass another --out") from None
-    except PermissionError:
-        raise PlaytestError(f"cannot create {out} (permission denied); pass a writable --out") from None
-    if not os.access(out, os.W_OK):
-        raise PlaytestError(f"{out} is not writable; pass a writable --out")
 
 
 def _remove_stale_figures(out: Path, written: set[str]) -> None:

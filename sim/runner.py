@@ -22,7 +22,7 @@ import joblib
 from filelock import FileLock, Timeout
 from tqdm import tqdm
 
-from sim.core.errors import PlaytestError
+from sim.core.errors import PlaytestError, writable_dir
 from sim.core.spec import ChunkResult, get_game
 from sim.logs import part_is_intact, read_manifest, records_to_frames, write_manifest, write_part
 from sim.study import Study, plan_study
@@ -133,14 +133,7 @@ def _open_run(run_dir: Path, study: Study) -> dict[str, Any]:
 def execute(study: Study, run_dir: Path, jobs: int = -1, backend: str = "loky",
             scheduler: str | None = None, progress: bool = True) -> Path:
     """Play every missing part of ``study`` into ``run_dir`` and complete its manifest (one writer at a time)."""
-    try:
-        run_dir.mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):
-        raise PlaytestError(f"{run_dir} is not a directory; pass another --out") from None
-    except PermissionError:
-        raise PlaytestError(f"cannot create {run_dir} (permission denied); pass a writable --out") from None
-    if not os.access(run_dir, os.W_OK):
-        raise PlaytestError(f"{run_dir} is not writable; pass a writable --out")
+    writable_dir(run_dir)
     with one_writer(run_dir):
         return _execute(study, run_dir, jobs, backend, scheduler, progress)
 

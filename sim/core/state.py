@@ -12,14 +12,12 @@ from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
-from numba import types
+from numba import njit, types
 from numba.core import config
 from numba.extending import overload
 
 from sim.core.names import namespace
 from sim.core.rng import new_state as new_rng
-from numba import njit
-
 from sim.core.structs import BORROWED, struct_handle
 from sim.core.trace import NO_TRACE
 
@@ -118,8 +116,9 @@ def build(layout: StateLayout, common: dict[str, np.ndarray], own: Any) -> Any:
 
 def new_snapshot(layout: StateLayout, handle: Any) -> Any:
     """A second handle of the same shapes to save positions into: static fields shared, the rest copied."""
-    return layout.wrap(layout.tuple_type(**{f: (getattr(handle, f) if f in layout.static else getattr(handle, f).copy())
-                                            for f in layout.tuple_type._fields}))
+    fields = layout.tuple_type._fields
+    return layout.wrap(layout.tuple_type(**{f: getattr(handle, f) if f in layout.static else getattr(handle, f).copy()
+                                            for f in fields}))
 
 
 def copy_state(dst, src) -> None:
@@ -146,16 +145,14 @@ def _copy_state_impl(dst, src):
 
 
 def _copy_array(dst, src) -> None:
+    """dst[...] = src for two arrays of one shape (compiled: an element loop over their flat views)."""
     dst[...] = src
 
 
 @overload(_copy_array)
 def _copy_array_impl(dst, src):
-    if isinstance(dst, types.Array) and dst.ndim == 1:
-        def impl1(dst, src):
-            for i in range(src.shape[0]):
-                dst[i] = src[i]
-        return impl1
+    if not isinstance(dst, types.Array):
+        return None
 
     def impl(dst, src):
         a = dst.reshape(-1)
