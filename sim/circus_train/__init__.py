@@ -4,7 +4,7 @@ docs/rules/circus_train.md)."""
 from __future__ import annotations
 
 from sim.circus_train.checks import check_options
-from sim.circus_train.data import load_data
+from sim.circus_train.data import kernel_data, load_data
 from sim.circus_train.engine import setup_game  # noqa: F401 (binds the game's hooks to its state type)
 from sim.circus_train.records import GAME_COLUMNS, PLAYER_COLUMNS
 from sim.circus_train.replay import render_game
@@ -32,7 +32,7 @@ SPEC = GameSpec(
     n_keys=4,
     rules_array=lambda rules, n_players: rules.to_array(),
     render=render_game,
-    load_data=lambda rules: load_data(rules.data or None),
+    load_data=lambda rules: kernel_data(load_data(rules.data or None)),
     check_rules=lambda rules, n_players, data: rules.validate(n_players),
     check_options=check_options,
     data_field="data",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sim.circus_train import advanced as ADV
 from sim.circus_train import special_hire as SH
-from sim.circus_train.data import CARDS, CHARACTERS, MONTHS, N_TYPES, TALENT_TYPES
+from sim.circus_train.data import CARDS, CHARACTERS, MONTHS, N_TYPES, TALENT_TYPES, load_data
 from sim.circus_train.engine import EV
 from sim.circus_train.records import GC, SOLO_BANDS
 from sim.core.spec import Traced
@@ -30,7 +30,7 @@ def _item(x: int) -> str:
 
 def render_game(traced: Traced) -> str:
     """A readable week-by-week log of one game (the same kernel and seeds as the run that logged it)."""
-    data = traced.data
+    data = load_data(traced.rules.data or None)  # the names (the kernel handle holds only arrays)
     n_players = len(traced.names)
     names = [f"seat {p} ({traced.names[p]})" for p in range(n_players)]
 
