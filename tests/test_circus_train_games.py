@@ -73,3 +73,39 @@ def test_styles_play_as_named():
     assert m.loc["collector", "vp_talent"] > others("collector")["vp_talent"].max()
     for style in STYLES[:4]:
         assert m.loc[style, "vp"] > m.loc["random", "vp"]
+
+
+def test_replay_tells_the_logged_game():
+    """The replay text shows each month's scoring: its most-talent and best-performance VP add up to the logged
+    VP sources of every seat (CT-SCORE-MONTH-1/2), and the game ends after September."""
+    import re
+
+    names = STYLES[:3]
+    table = SPEC.strategies.table(names)
+    traced = SPEC.trace(Rules(), 3, np.arange(3), 4, 7, table, names)
+    text = SPEC.render(traced)
+    assert "== End of September ==" in text and "== Game over after September ==" in text
+    for s in range(3):
+        rows = re.findall(rf"seat {s} \(\w+\): (\d+) VP for most talent, (\d+) for performances", text)
+        assert len(rows) == 6
+        assert sum(int(a) for a, _ in rows) == traced.players[s, SPEC.player_col("vp_talent")]
+        assert sum(int(b) for _, b in rows) == traced.players[s, SPEC.player_col("vp_best")]
+
+
+@pytest.mark.parametrize("corrupt, item", [("reserve", "CT-STATE-3.1"), ("money", "CT-STATE-3.5")])
+def test_checked_mode_reports_a_broken_invariant(corrupt, item):
+    """Checked mode asserts CT-STATE-3 as it plays: a position corrupted mid-game (a talent counter from nowhere,
+    negative money) stops the game with the invariant's ID."""
+    from sim.core import play as protocol
+    from sim.core.state import M
+    from sim.circus_train.state import PL
+
+    st, data = SPEC.new_state(Rules(), 3, SPEC.strategies.table(STYLES[:3]))
+    assert not protocol.play_until(st, data, 5, 0, np.arange(3), 40)
+    st.meta[M.check] = 1
+    if corrupt == "reserve":
+        st.reserve[0] += 1
+    else:
+        st.pl[0, PL.money] = -1
+    with pytest.raises(AssertionError, match=item):
+        protocol.play_rest(st, data)

@@ -61,7 +61,8 @@ EV = namespace("EV", (
     "fired_city",  # seat (the chooser) puts fired talent on city a0 (-1: the reserve)
     "rest",  # a0 ADV.REST_* reward
     "parade",  # a0 1 = reputation, 0 = VP
-    "month",  # a0 month, a1 next first player
+    "month",  # the end of month a0 (its scoring follows)
+    "first_player",  # the first-player marker passes to a0
     "month_vp",  # a0 most-talent VP, a1 best-performance / April VP, a2 VP after
     "catch_up",  # a0 victim, a1 item (type, or 7 + character)
     "event_card",  # a0 Event card, a1 chooser, a2 chosen type
@@ -622,7 +623,7 @@ def month_scoring(st, d: Data, rules, month: int) -> None:
     n = st.meta[M.n_players]
     money_only = n == 1 and rules[R.solo_scoring] == MONEY_ONLY
     for p in range(n):
-        st.stat[p, ST.vp_best] -= st.pl[p, PL.vp]
+        st.mark[p] = st.pl[p, PL.vp]
     score_month(st, d, rules, month)
     for p in range(n):
         st.gain[p] = 0
@@ -630,9 +631,10 @@ def month_scoring(st, d: Data, rules, month: int) -> None:
         most_talent(st, rules, st.gain)  # the same awards again (talent did not change): the most-talent part
     for p in range(n):
         talent = st.gain[p]
+        best = st.pl[p, PL.vp] - st.mark[p] - (talent if n > 1 else 0)
         st.stat[p, ST.vp_talent] += talent
-        st.stat[p, ST.vp_best] += st.pl[p, PL.vp] - (talent if n > 1 else 0)
-        event(st, p, EV.month_vp, talent, st.pl[p, PL.vp] - talent if n > 1 else 0, st.pl[p, PL.vp])
+        st.stat[p, ST.vp_best] += best
+        event(st, p, EV.month_vp, talent, best, st.pl[p, PL.vp])
 
 
 @njit(cache=True)
@@ -692,9 +694,10 @@ def month_end(st, d: Data, rules, month: int) -> None:
     """The end of a month (CT-MONTH-1): scoring, the first-player marker, the catch-up steal after a long month,
     the Event card, the change of season."""
     n = st.meta[M.n_players]
+    event(st, -1, EV.month, month)
     month_scoring(st, d, rules, month)
     pass_first_player(st)
-    event(st, -1, EV.month, month, st.g[GS.first])
+    event(st, -1, EV.first_player, st.g[GS.first])
     if is_long_month(d, month):
         catch_up(st, d, rules)
     if rules[R.event_cards] and d.month_event[month]:

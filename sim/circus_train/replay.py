@@ -21,6 +21,12 @@ def _talent(t: int) -> str:
     return TALENT_TYPES[t].replace("_", " ")
 
 
+def _a(t: int) -> str:
+    """'a horse', 'an acrobat'."""
+    name = _talent(t)
+    return ("an " if name[0] in "aeiou" else "a ") + name
+
+
 def _item(x: int) -> str:
     """A steal target: a talent type or 7 + a character."""
     if x < 0:
@@ -69,11 +75,11 @@ def render_game(traced: Traced) -> str:
         elif et == EV.show_start:
             out.append(f"   starts the two-week show {counter(a0)} in {city(a1)}")
         elif et == EV.hire_roll:
-            out.append(f"   rolls {a1} for a {_talent(a0)}: {'hired' if a2 else 'fails'}")
+            out.append(f"   rolls {a1} for {_a(a0)}: {'hired' if a2 else 'fails'}")
         elif et == EV.hire_buy:
             out.append(f"   buys the {_talent(a0)} for $10")
         elif et == EV.sam:
-            out.append("   Smuggler Sam: " + (f"a {_talent(a0)} without a roll" if a0 >= 0 else "a reputation step"))
+            out.append("   Smuggler Sam: " + (f"{_a(a0)} without a roll" if a0 >= 0 else "a reputation step"))
         elif et == EV.steal:
             out.append(f"   steals from {names[a0]}: {a2} of {a1} counter(s) taken")
         elif et == EV.reserve_buy:
@@ -90,9 +96,11 @@ def render_game(traced: Traced) -> str:
         elif et == EV.parade:
             out.append("   parades: " + ("a reputation step" if a0 else "VP"))
         elif et == EV.month:
-            out.append(f"== End of {MONTHS[a0].capitalize()} == first player passes to {names[a1]}")
+            out.append(f"== End of {MONTHS[a0].capitalize()} ==")
         elif et == EV.month_vp:
-            out.append(f"  {who}: {a0} VP for most talent, {a1} for performances, {a2} VP in all")
+            out.append(f"  {who}: {a0} VP for most talent, {a1} for performances (best performance or April), {a2} VP in all")
+        elif et == EV.first_player:
+            out.append(f"  the first-player marker passes to {names[a0]}")
         elif et == EV.catch_up:
             victim = names[a0] if a0 >= 0 else "nobody"
             out.append(f"  catch-up: {who} takes {_item(a1)} from {victim}")

@@ -109,6 +109,7 @@ class Fields(NamedTuple):
     fired: np.ndarray  # int64 (7,) talent fired by the last wage payment, waiting for a city (CT-FIRE-2)
     events: np.ndarray  # int64 (n_events,) the event deck, revealed in order (CT-OPT-EVENT-1)
     gain: np.ndarray  # int64 (n,) scoring scratch
+    mark: np.ndarray  # int64 (n,) engine scratch: VP before the month's scoring
     reach: np.ndarray  # int64 (n_city,) engine scratch: performance level available per city (features)
 
 
@@ -136,5 +137,6 @@ def allocate(rules: Rules, n_players: int, data: Data) -> Fields:
         reserve=z(N_TYPES, np.int64), ctr_where=z(n_ctr, np.int64), ctr_owner=np.full(n_ctr, -1, np.int64),
         bag=z(n_ctr, np.int64), dest=z(n_dest, np.int64), dest_disc=z(n_dest, np.int64), dest_n=z(2, np.int64),
         tried=z(N_TYPES, np.int64), plan=z(N_TYPES, np.int64), fired=z(N_TYPES, np.int64),
-        events=z(data.ev_effect.shape[0], np.int64), gain=z(n_players, np.int64), reach=z(n_city, np.int64),
+        events=z(data.ev_effect.shape[0], np.int64), gain=z(n_players, np.int64), mark=z(n_players, np.int64),
+        reach=z(n_city, np.int64),
     )
