@@ -98,7 +98,8 @@ def render_game(traced: Traced) -> str:
         elif et == EV.month:
             out.append(f"== End of {MONTHS[a0].capitalize()} ==")
         elif et == EV.month_vp:
-            out.append(f"  {who}: {a0} VP for most talent, {a1} for performances (best performance or April), {a2} VP in all")
+            out.append(f"  {who}: {a0} VP for most talent, {a1} for performances (best performance or April), "
+                       f"{a2} VP in all")
         elif et == EV.first_player:
             out.append(f"  the first-player marker passes to {names[a0]}")
         elif et == EV.catch_up:
