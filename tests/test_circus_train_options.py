@@ -370,7 +370,8 @@ def test_ct_opt_char_8_smuggler_sam():
     H.hire_apply(st, D, ra, 0, H.ADD, HORSE)
     H.hire_apply(st, D, ra, 0, H.GO, -1)
     n = H.hire_options(st, D, ra, 0)
-    assert {(int(a), int(b)) for a, b in st.options[:n, :2]} == {(H.ROLL_ONE, HORSE), (H.SAM_TAKE, HORSE), (H.SAM_REP, -1)}
+    listed = {(int(a), int(b)) for a, b in st.options[:n, :2]}
+    assert listed == {(H.ROLL_ONE, HORSE), (H.SAM_TAKE, HORSE), (H.SAM_REP, -1)}
     H.hire_apply(st, D, ra, 0, H.SAM_TAKE, HORSE)
     assert st.own[0, HORSE] == 1 and st.ctr_where[D.char_counter[SAM]] == LOC_CHAR_RESERVE and H.hire_over(st)
 

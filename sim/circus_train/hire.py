@@ -65,7 +65,8 @@ def _put(st, n: int, kind: int, t: int) -> int:
 
 @njit(cache=True)
 def hire_options(st, d: Data, rules, p: int) -> int:
-    """Fill ``st.options[i] = (kind, type)`` with p's legal hire steps (H6); return the count (0 = the action is over)."""
+    """Fill ``st.options[i] = (kind, type)`` with p's legal hire steps (H6); return the count (0 = the action is
+    over)."""
     c = st.pl[p, PL.city]
     phase = st.g[GS.hire_phase]
     n = 0

@@ -9,7 +9,8 @@ from sim.circus_train.engine import EV
 from sim.circus_train.records import GC, SOLO_BANDS
 from sim.core.spec import Traced
 
-TURN_KIND = {ADV.PLAY: "plays", ADV.REPLAY: "replays from the discard pile", ADV.EDDIE_REPLAY: "replays (Engineer Eddie)"}
+TURN_KIND = {ADV.PLAY: "plays", ADV.REPLAY: "replays from the discard pile",
+             ADV.EDDIE_REPLAY: "replays (Engineer Eddie)"}
 REST_TEXT = {ADV.REST_CLOWN: "a clown", ADV.REST_ACROBAT: "an acrobat", ADV.REST_REPUTATION: "a reputation step"}
 
 
