@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAYTEST := $(BIN)/playtest
 
-.PHONY: demo demo-sea-trade demo-bus test install bench clean
+.PHONY: demo demo-sea-trade demo-bus demo-circus-train test install bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-demo: demo-sea-trade demo-bus
+demo: demo-sea-trade demo-bus demo-circus-train
 
 demo-sea-trade: $(STAMP)
 	$(PLAYTEST) run sea_trade --players 4 --games 1000000 --seed 1 --out runs/demo-sea_trade-4p
@@ -27,12 +27,21 @@ demo-bus: $(STAMP)
 	$(PLAYTEST) run bus --players 5 --games 200000 --seed 1 --out runs/demo-bus-5p
 	$(PLAYTEST) report runs/demo-bus-4p runs/demo-bus-3p runs/demo-bus-5p --out reports/bus
 
+demo-circus-train: $(STAMP)
+	$(PLAYTEST) run circus_train --players 4 --games 200000 --seed 1 --out runs/demo-circus_train-4p
+	$(PLAYTEST) run circus_train --players 2 --games 50000 --seed 1 --out runs/demo-circus_train-2p
+	$(PLAYTEST) run circus_train --players 3 --games 50000 --seed 1 --out runs/demo-circus_train-3p
+	$(PLAYTEST) run circus_train --players 5 --games 50000 --seed 1 --out runs/demo-circus_train-5p
+	$(PLAYTEST) report runs/demo-circus_train-4p runs/demo-circus_train-2p runs/demo-circus_train-3p \
+		runs/demo-circus_train-5p --out reports/circus_train
+
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 tests
 
 bench: $(STAMP)
 	$(PLAYTEST) bench sea_trade --players 4
 	$(PLAYTEST) bench bus --players 4
+	$(PLAYTEST) bench circus_train --players 4
 
 clean:
 	rm -rf $(VENV) runs

@@ -99,7 +99,7 @@ def test_ct_opt_event_3_immediate_stand_ins():
     st.own[1, ELEPHANT] = 1
     assert E.event_chooser(st, D, e) == 1
     n = E.event_options(st, D, e, 1)
-    assert sorted(st.opt[:n, 0].tolist()) == [CLOWN, ELEPHANT]
+    assert sorted(st.options[:n, 0].tolist()) == [CLOWN, ELEPHANT]
     E.event_apply(st, D, e, 1, ELEPHANT)
     assert st.own[1, ELEPHANT] == 0
     raid = card("catchup_steal_roll")

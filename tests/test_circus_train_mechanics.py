@@ -19,7 +19,8 @@ from sim.circus_train.data import (ACROBAT, BASIC, BC, BIG_CAT, BILL, CANNONBALL
                                    HOLD, HORSE, OVERNIGHT_HIRE, OVERNIGHT_TRANSIT, PR, RAPID, REST,
                                    WAGE_TRANSIT, load_data)
 from sim.circus_train.rules import Rules
-from sim.circus_train.state import GS, LOC_BAG, LOC_BOARD, LOC_PLAYER, LOC_REMOVED, new_state, PL
+from sim.circus_train.state import GS, LOC_BAG, LOC_BOARD, LOC_PLAYER, LOC_REMOVED, PL
+from tests.circus_train_positions import n_players, new_state
 from sim.core.rng import randint, seed_game
 
 D = load_data()
@@ -29,7 +30,7 @@ CITY = {c: i for i, c in enumerate(D.city_ids)}
 def game(n=4, seed=0, **changes):
     """A set-up supply (no counters on the board yet) with every train in Toronto; returns (state, rules array)."""
     rules = Rules(**changes)
-    st = new_state(rules, D, n)
+    st = new_state(rules, n)
     seed_game(st.rng, 7, seed)
     ra = rules.to_array()
     SU.setup_supply(st, D, ra)
@@ -123,7 +124,7 @@ def test_ct_card_1_hand_cycle():
         for i in range(8):
             n = CA.card_options(st, ra, 0)
             assert n >= 1
-            card = st.opt[rng.integers(n), 0]
+            card = st.options[rng.integers(n), 0]
             CA.play_card(st, 0, card)
             played[card] += 1
             assert (st.hand[0] + st.disc[0] == deck).all()
@@ -137,7 +138,7 @@ def test_ct_score_final_1b_cards_left_after_27_weeks():
         for w in range(27):
             st.g[GS.week] = w
             CA.card_options(st, ra, 0)
-            CA.play_card(st, 0, st.opt[0, 0])
+            CA.play_card(st, 0, st.options[0, 0])
         assert CA.hand_size(st, 0) == left
 
 
@@ -145,10 +146,10 @@ def test_ct_amb_20_rest_not_in_week_1():
     """CT-ADV-REST-1 / CT-AMB-20: Rest is not a legal play in week 1; from week 2 it is."""
     st, ra = game(3, advanced=True)
     n = CA.card_options(st, ra, 0)
-    assert REST not in st.opt[:n, 0] and not CA.card_is_playable(st, ra, 0, REST)
+    assert REST not in st.options[:n, 0] and not CA.card_is_playable(st, ra, 0, REST)
     st.g[GS.week] = 1
     n = CA.card_options(st, ra, 0)
-    assert REST in st.opt[:n, 0]
+    assert REST in st.options[:n, 0]
 
 
 def test_ct_amb_23_forced_discard_refills_hand():
@@ -191,7 +192,7 @@ def test_ct_move_1_options_match_walks(card):
     for start in range(27):
         st.pl[0, PL.city] = start
         n = M.move_options(st, D, 0, lo, hi)
-        got = {(int(a), int(b)) for a, b in st.opt[:n, :2]}
+        got = {(int(a), int(b)) for a, b in st.options[:n, :2]}
         assert len(got) == n and got == _walk_ends(start, lo, hi)
         for c, moved in itertools.product(range(27), (0, 1)):
             assert M.move_is_legal(D, start, c, moved, lo, hi) == ((c, moved) in got)
@@ -222,10 +223,10 @@ def test_ct_move_2_return_trip_claim():
         assert M.arrive(st, D, ra, 0, buf, False) == 0 and st.city_item[buf] == k
     lo, hi = M.move_bounds(st, D, ra, 0, BASIC)
     n = M.move_options(st, D, 0, lo, hi)
-    assert {D.city_ids[c] for c in st.opt[:n, 0]} == {"toronto", "rochester"}
+    assert {D.city_ids[c] for c in st.options[:n, 0]} == {"toronto", "rochester"}
     lo, hi = M.move_bounds(st, D, ra, 0, RAPID)
     n = M.move_options(st, D, 0, lo, hi)
-    assert {(buf, 0), (buf, 1)} <= {(int(a), int(b)) for a, b in st.opt[:n, :2]}
+    assert {(buf, 0), (buf, 1)} <= {(int(a), int(b)) for a, b in st.options[:n, :2]}
     assert M.arrive(st, D, ra, 0, buf, True) == 3
     assert st.pl[0, PL.vp] == 3 and st.city_item[buf] == -1 and st.ctr_where[k] == LOC_REMOVED
 
@@ -466,7 +467,7 @@ def _hire_city(st, talents):
     for t, k in talents.items():
         st.reserve[t] -= k
         st.city_talent[c, t] = k
-    for p in range(st.g[GS.n]):
+    for p in range(n_players(st)):
         st.pl[p, PL.city] = c
     return c
 
@@ -480,17 +481,17 @@ def test_ct_hire_2_roll_success_and_buy_after_failure():
     assert H.can_hire(st, 0)
     H.hire_begin(st)
     n = H.hire_options(st, D, ra, 0)
-    assert {(int(a), int(b)) for a, b in st.opt[:n, :2]} == {(H.ADD, HORSE), (H.ADD, ELEPHANT)}
+    assert {(int(a), int(b)) for a, b in st.options[:n, :2]} == {(H.ADD, HORSE), (H.ADD, ELEPHANT)}
     for kind, t in ((H.ADD, HORSE), (H.ADD, ELEPHANT), (H.GO, -1)):
         H.hire_apply(st, D, ra, 0, kind, t)
     force_die(st, (3, 6))
     assert H.hire_apply(st, D, ra, 0, H.ROLL_ONE, HORSE) == 3 and st.own[0, HORSE] == 1
     assert H.hire_apply(st, D, ra, 0, H.ROLL_ONE, ELEPHANT) == 6 and st.own[0, ELEPHANT] == 0
     n = H.hire_options(st, D, ra, 0)
-    assert [int(x) for x in st.opt[:n, 0]] == [H.PASS]  # $0: no buying
+    assert [int(x) for x in st.options[:n, 0]] == [H.PASS]  # $0: no buying
     st.pl[0, PL.money] = 12
     n = H.hire_options(st, D, ra, 0)
-    assert [int(x) for x in st.opt[:n, 0]] == [H.BUY_IT, H.PASS]
+    assert [int(x) for x in st.options[:n, 0]] == [H.BUY_IT, H.PASS]
     H.hire_apply(st, D, ra, 0, H.BUY_IT, ELEPHANT)
     assert st.own[0, ELEPHANT] == 1 and st.pl[0, PL.money] == 2 and RB.city_talent_count(st, c) == 0
     assert not RB.is_occupied(st, ra, c)
@@ -509,10 +510,10 @@ def test_ct_amb_37_adaptive_hire():
     H.hire_apply(st, D, ra, 0, H.ROLL_ONE, CLOWN)
     H.hire_apply(st, D, ra, 0, H.PASS, CLOWN)
     n = H.hire_options(st, D, ra, 0)
-    assert {(int(a), int(b)) for a, b in st.opt[:n, :2]} == {(H.ADD, CLOWN), (H.ADD, BIG_CAT), (H.GO, -1)}
+    assert {(int(a), int(b)) for a, b in st.options[:n, :2]} == {(H.ADD, CLOWN), (H.ADD, BIG_CAT), (H.GO, -1)}
     H.hire_apply(st, D, ra, 0, H.ADD, CLOWN)
     n = H.hire_options(st, D, ra, 0)
-    assert (H.ADD, CLOWN) not in {(int(a), int(b)) for a, b in st.opt[:n, :2]}  # the failed clown stays out
+    assert (H.ADD, CLOWN) not in {(int(a), int(b)) for a, b in st.options[:n, :2]}  # the failed clown stays out
     H.hire_apply(st, D, ra, 0, H.GO, -1)
     force_die(st, (1,))
     H.hire_apply(st, D, ra, 0, H.ROLL_ONE, CLOWN)
@@ -527,7 +528,7 @@ def test_ct_amb_37_adaptive_hire():
     H.hire_apply(st2, D, ra2, 0, H.ROLL_ONE, CLOWN)
     H.hire_apply(st2, D, ra2, 0, H.PASS, CLOWN)
     n = H.hire_options(st2, D, ra2, 0)
-    assert [(int(a), int(b)) for a, b in st2.opt[:n, :2]] == [(H.ROLL_ONE, CLOWN)]
+    assert [(int(a), int(b)) for a, b in st2.options[:n, :2]] == [(H.ROLL_ONE, CLOWN)]
 
 
 def test_ct_hire_generator_matches_predicate():
@@ -540,13 +541,13 @@ def test_ct_hire_generator_matches_predicate():
         H.hire_begin(st)
         while not H.hire_over(st):
             n = H.hire_options(st, D, ra, 0)
-            opts = {(int(a), int(b)) for a, b in st.opt[:n, :2]}
+            opts = {(int(a), int(b)) for a, b in st.options[:n, :2]}
             for kind in range(5):
                 for t in range(-1, 7):
                     assert H.hire_step_is_legal(st, D, ra, 0, kind, t) == ((kind, t) in opts)
             if n == 0:
                 break
-            kind, t = st.opt[rng.integers(n), :2]
+            kind, t = st.options[rng.integers(n), :2]
             H.hire_apply(st, D, ra, 0, kind, t)
         assert (st.reserve + st.city_talent.sum(0) + st.own.sum(0) == D.talent_count).all()
 
@@ -584,7 +585,7 @@ def test_ct_sph_1_options_and_buy_price():
     st.pl[2, PL.city] = CITY["boston"]
     st.pl[0, PL.money] = 5
     n = SH.special_hire_options(st, D, ra, 0)
-    kinds = [(int(a), int(b)) for a, b in st.opt[:n, :2]]
+    kinds = [(int(a), int(b)) for a, b in st.options[:n, :2]]
     assert (SH.HIRE, -1) in kinds and (SH.STEAL, 1) in kinds and (SH.STEAL, 2) not in kinds
     assert {b for a, b in kinds if a == SH.BUY} == set(range(7))
     SH.buy(st, D, 0, SH.BUY, ELEPHANT)
@@ -592,7 +593,7 @@ def test_ct_sph_1_options_and_buy_price():
     st.g[GS.week] = 20
     st.pl[0, PL.money] = 19
     n = SH.special_hire_options(st, D, ra, 0)
-    assert all(st.opt[i, 0] != SH.BUY for i in range(n))
+    assert all(st.options[i, 0] != SH.BUY for i in range(n))
 
 
 def test_ct_steal_1_and_2():
@@ -602,7 +603,7 @@ def test_ct_steal_1_and_2():
     st, ra = game(3)
     st.own[1] = [1, 2, 0, 0, 0, 0, 1]
     n = SH.steal_options(st, D, ra, 0, 1)
-    rows = {tuple(int(x) for x in r) for r in st.opt[:n, :3]}
+    rows = {tuple(int(x) for x in r) for r in st.options[:n, :3]}
     assert (CLOWN, -1, -1) in rows and (ACROBAT, ACROBAT, -1) in rows and (CLOWN, CLOWN, -1) not in rows
     assert all(r[2] == -1 for r in rows) and len(rows) == 3 + 4  # singles C, A, E; pairs CA, CE, AA, AE
     force_die(st, (4, 5))
@@ -635,7 +636,7 @@ def test_ct_amb_21_character_steal_limits():
         st.own[1, CLOWN] = 2
         st.ctr_owner[D.char_counter[BILL]] = 1
         n = SH.steal_options(st, D, ra, 0, 1)
-        rows = {tuple(int(x) for x in r) for r in st.opt[:n, :3]}
+        rows = {tuple(int(x) for x in r) for r in st.options[:n, :3]}
         assert (CLOWN, 7 + BILL, -1) in rows
         assert ((CLOWN, CLOWN, 7 + BILL) in rows) == triple
         assert not any(r.count(7 + BILL) > 1 for r in rows)
@@ -650,7 +651,7 @@ def _kept_sets(st, ra, p, mult=1):
     def walk(plan):
         st.plan[:] = plan
         n = W.keep_options(st, D, ra, p, mult)
-        opts = [tuple(int(x) for x in st.opt[i, :2]) for i in range(n)]
+        opts = [tuple(int(x) for x in st.options[i, :2]) for i in range(n)]
         for kind, t in opts:
             if kind == W.DONE:
                 out.add(tuple(int(x) for x in plan))
@@ -728,7 +729,7 @@ def test_ct_adv_wage_1_voluntary_release():
     st.own[0] = [1, 1, 0, 0, 0, 0, 0]
     st.pl[0, PL.money] = 100
     assert W.wage_begin(st, D, ra, 0, 1) == W.CHOOSE
-    assert (W.DONE, -1) in {tuple(int(x) for x in st.opt[i, :2]) for i in range(W.keep_options(st, D, ra, 0, 1))}
+    assert (W.DONE, -1) in {tuple(int(x) for x in st.options[i, :2]) for i in range(W.keep_options(st, D, ra, 0, 1))}
     st.plan[:] = [1, 0, 0, 0, 0, 0, 0]
     before = st.reserve[ACROBAT]
     assert W.keep_apply(st, D, ra, 0, 1, W.DONE, -1) == 1

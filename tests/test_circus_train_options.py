@@ -50,20 +50,20 @@ def test_ct_setup_8_starting_talent_choices():
     cannot be chosen."""
     st, ra = game(5)
     n = SU.start_talent_options(st, D)
-    assert sorted(st.opt[:n, 0].tolist()) == [ACROBAT, FREAK, HORSE]
+    assert sorted(st.options[:n, 0].tolist()) == [ACROBAT, FREAK, HORSE]
     SU.take_start_talent(st, 0, HORSE)
     SU.take_start_talent(st, 0, HORSE)
     assert st.own[0, HORSE] == 2
     st.reserve[FREAK] = 0
     n = SU.start_talent_options(st, D)
-    assert sorted(st.opt[:n, 0].tolist()) == [ACROBAT, HORSE] and not SU.start_talent_is_legal(st, D, FREAK)
+    assert sorted(st.options[:n, 0].tolist()) == [ACROBAT, HORSE] and not SU.start_talent_is_legal(st, D, FREAK)
 
 
 def test_ct_setup_13_start_cities():
     """CT-SETUP-13: trains start in Winnipeg, Toronto or Montreal, and may share a city."""
     st, ra = game(3)
     n = SU.start_city_options(st, D)
-    assert sorted(D.city_ids[c] for c in st.opt[:n, 0]) == ["montreal", "toronto", "winnipeg"]
+    assert sorted(D.city_ids[c] for c in st.options[:n, 0]) == ["montreal", "toronto", "winnipeg"]
     for p in range(3):
         SU.place_train(st, D, p, CITY["montreal"])
     assert (st.pl[:, PL.city] == CITY["montreal"]).all()
@@ -73,7 +73,7 @@ def test_ct_setup_13_start_cities():
 
 def _acts(st, ra, p, card):
     n = A.action_options(st, D, ra, p, card)
-    return sorted(int(x) for x in st.opt[:n, 0])
+    return sorted(int(x) for x in st.options[:n, 0])
 
 
 def test_ct_card_actions_by_card():
@@ -134,7 +134,7 @@ def test_ct_hire_4_5_group_empties_no_limit():
 
 def _turns(st, ra, p):
     n = ADV.turn_options(st, D, ra, p)
-    return {(int(a), int(b)) for a, b in st.opt[:n, :2]}
+    return {(int(a), int(b)) for a, b in st.options[:n, :2]}
 
 
 def test_ct_adv_turn_1_options():
@@ -200,7 +200,7 @@ def test_ct_adv_rest_1_canada():
     st, ra = game(3, advanced=True)
     st.pl[0, PL.city] = CITY["winnipeg"]
     n = ADV.rest_options(st, D, ra, 0)
-    assert sorted(st.opt[:n, 0].tolist()) == [ADV.REST_CLOWN, ADV.REST_ACROBAT, ADV.REST_REPUTATION]
+    assert sorted(st.options[:n, 0].tolist()) == [ADV.REST_CLOWN, ADV.REST_ACROBAT, ADV.REST_REPUTATION]
     ADV.rest_apply(st, D, 0, ADV.REST_ACROBAT)
     assert st.own[0, ACROBAT] == 1
     st.pl[0, PL.rep] = 7
@@ -326,14 +326,14 @@ def test_ct_opt_char_12_green_characters_leave_at_end_of_may():
     st.ctr_where[bertha] = LOC_BOARD
     _owns(st, 1, TED)
     n = SH.special_hire_options(st, D, ra, 0)
-    buyable = {int(b) for a, b in st.opt[:n, :2] if a == SH.BUY_CHARACTER}
+    buyable = {int(b) for a, b in st.options[:n, :2] if a == SH.BUY_CHARACTER}
     assert EDDIE in buyable and BERTHA in buyable and TED not in buyable
     SH.buy(st, D, 0, SH.BUY_CHARACTER, BERTHA)
     assert st.ctr_owner[bertha] == 0 and st.city_char[CITY["boston"]] == -1 and st.pl[0, PL.money] == 0
     st.g[GS.week] = 12
     st.pl[0, PL.money] = 20
     n = SH.special_hire_options(st, D, ra, 0)
-    assert not any(st.opt[i, 0] == SH.BUY_CHARACTER for i in range(n))
+    assert not any(st.options[i, 0] == SH.BUY_CHARACTER for i in range(n))
 
 
 def test_ct_opt_char_7_10_11_ronald_bertha_ted():
@@ -348,7 +348,7 @@ def test_ct_opt_char_7_10_11_ronald_bertha_ted():
     assert PF.performance_level(st, D, ra, 0, k, CLOWN) == base + 10  # no Ronald: not famous
     _owns(st, 0, RONALD)
     n = CH.ronald_options(st, D, ra, 0)
-    assert sorted(st.opt[:n, 0].tolist()) == [-1, CLOWN, ACROBAT]
+    assert sorted(st.options[:n, 0].tolist()) == [-1, CLOWN, ACROBAT]
     assert PF.performance_level(st, D, ra, 0, k, CLOWN) == base + 15
     _owns(st, 0, BERTHA)
     assert PF.performance_level(st, D, ra, 0, k, -1) == base + 20
@@ -372,7 +372,8 @@ def test_ct_opt_char_8_smuggler_sam():
     H.hire_apply(st, D, ra, 0, H.ADD, HORSE)
     H.hire_apply(st, D, ra, 0, H.GO, -1)
     n = H.hire_options(st, D, ra, 0)
-    assert {(int(a), int(b)) for a, b in st.opt[:n, :2]} == {(H.ROLL_ONE, HORSE), (H.SAM_TAKE, HORSE), (H.SAM_REP, -1)}
+    listed = {(int(a), int(b)) for a, b in st.options[:n, :2]}
+    assert listed == {(H.ROLL_ONE, HORSE), (H.SAM_TAKE, HORSE), (H.SAM_REP, -1)}
     H.hire_apply(st, D, ra, 0, H.SAM_TAKE, HORSE)
     assert st.own[0, HORSE] == 1 and st.ctr_where[D.char_counter[SAM]] == LOC_CHAR_RESERVE and H.hire_over(st)
 

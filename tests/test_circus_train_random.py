@@ -22,7 +22,8 @@ from sim.circus_train import wages as W
 from sim.circus_train.data import BASIC, REST, load_data
 from sim.circus_train.invariants import broken_invariant, quota_met
 from sim.circus_train.rules import Rules
-from sim.circus_train.state import GS, new_state, PL
+from sim.circus_train.state import GS, PL
+from tests.circus_train_positions import n_players, new_state
 from sim.core.rng import seed_game
 
 D = load_data()
@@ -35,7 +36,7 @@ class Driver:
     def __init__(self, n, seed, **changes):
         self.rules = Rules(**changes)
         self.ra = self.rules.to_array()
-        self.st = new_state(self.rules, D, n)
+        self.st = new_state(self.rules, n)
         seed_game(self.st.rng, 11, seed)
         self.rng = np.random.default_rng(seed)
         self.seen = {"perform": 0, "show_start": 0, "hire": 0, "steal": 0, "fired": 0, "catchup": 0, "replay": 0,
@@ -52,26 +53,26 @@ class Driver:
     def setup(self):
         st, ra = self.st, self.ra
         SU.setup_supply(st, D, ra)
-        n = st.g[GS.n]
+        n = n_players(st)
         for i in range(n):
             p = (st.g[GS.first] + i) % n
             for _ in range(self.rules.start_choice_talents):
                 k = SU.start_talent_options(st, D)
-                SU.take_start_talent(st, p, st.opt[self.pick(k), 0])
+                SU.take_start_talent(st, p, st.options[self.pick(k), 0])
         SU.setup_board(st, D, ra)
         for i in range(n):
             p = (st.g[GS.first] + i) % n
             k = SU.start_city_options(st, D)
-            SU.place_train(st, D, p, st.opt[self.pick(k), 0])
+            SU.place_train(st, D, p, st.options[self.pick(k), 0])
         self.check("setup")
 
     def move(self, p, card):
         st, ra = self.st, self.ra
         lo, hi = M.move_bounds(st, D, ra, p, card)
         k = M.move_options(st, D, p, lo, hi)
-        busy = [i for i in range(k) if RB.is_occupied(st, ra, st.opt[i, 0])]
+        busy = [i for i in range(k) if RB.is_occupied(st, ra, st.options[i, 0])]
         i = busy[self.pick(len(busy))] if busy and self.rng.random() < 0.7 else self.pick(k)
-        city, moved = st.opt[i, :2]
+        city, moved = st.options[i, :2]
         assert M.move_is_legal(D, st.pl[p, PL.city], city, moved, lo, hi)
         M.arrive(st, D, ra, p, city, bool(moved))
         if CH.can_recruit(st, D, ra, p, bool(moved)) and self.rng.random() < 0.8:
@@ -85,7 +86,7 @@ class Driver:
             k = H.hire_options(st, D, ra, p)
             if k == 0:
                 break
-            kind, t = st.opt[self.pick(k), :2]
+            kind, t = st.options[self.pick(k), :2]
             assert H.hire_step_is_legal(st, D, ra, p, kind, t)
             H.hire_apply(st, D, ra, p, kind, t)
         self.seen["hire"] += 1
@@ -96,7 +97,7 @@ class Driver:
         if res == W.CHOOSE:
             while True:
                 k = W.keep_options(st, D, ra, p, mult)
-                kind, t = st.opt[self.pick(k), :2]
+                kind, t = st.options[self.pick(k), :2]
                 if kind == W.DONE:
                     assert W.kept_set_is_legal(st, D, ra, p, mult, st.plan.copy())
                     released = W.keep_apply(st, D, ra, p, mult, kind, t)
@@ -111,19 +112,19 @@ class Driver:
                 elif chooser < 0 or k == 1:
                     W.place_fired(st, W.fired_city_default(st, D, chooser, p, k))
                 else:
-                    W.place_fired(st, st.opt[self.pick(k), 0])
+                    W.place_fired(st, st.options[self.pick(k), 0])
 
     def special_hire(self, p):
         st, ra = self.st, self.ra
         k = SH.special_hire_options(st, D, ra, p)
         if k == 0:
             return
-        kind, arg = st.opt[self.pick(k), :2]
+        kind, arg = st.options[self.pick(k), :2]
         if kind == SH.HIRE:
             self.hire(p)
         elif kind == SH.STEAL:
             k = SH.steal_options(st, D, ra, p, arg)
-            a, b, c = st.opt[self.pick(k), :3]
+            a, b, c = st.options[self.pick(k), :3]
             SH.steal(st, D, ra, p, arg, a, b, c)
             self.seen["steal"] += 1
         else:
@@ -133,7 +134,7 @@ class Driver:
         st, ra = self.st, self.ra
         assert st.hand[p].sum() >= 1
         k = ADV.turn_options(st, D, ra, p)
-        kind, arg = st.opt[self.pick(k), :2]
+        kind, arg = st.options[self.pick(k), :2]
         assert ADV.turn_option_is_legal(st, D, ra, p, kind, arg)
         self.seen["replay"] += kind in (ADV.REPLAY, ADV.EDDIE_REPLAY)
         self.seen["pocket"] += kind == ADV.POCKET
@@ -144,18 +145,18 @@ class Driver:
             if card == REST:
                 k = ADV.rest_options(st, D, ra, p)
                 if k:
-                    ADV.rest_apply(st, D, p, st.opt[self.pick(k), 0])
+                    ADV.rest_apply(st, D, p, st.options[self.pick(k), 0])
                     self.seen["rest_reward"] += 1
             k = A.action_options(st, D, ra, p, card)
             if card == BASIC:
                 assert k >= 1  # CT-AMB-30: never a pass
             if k:
-                acts = [int(x) for x in st.opt[:k, 0]]
+                acts = [int(x) for x in st.options[:k, 0]]
                 wanted = [a for a in acts if a in (A.PERFORM, A.HIRE)]
                 act = wanted[self.pick(len(wanted))] if wanted and self.rng.random() < 0.7 else acts[self.pick(k)]
                 if act == A.PERFORM:
                     k = CH.ronald_options(st, D, ra, p)
-                    level = PF.perform(st, D, ra, p, st.opt[self.pick(k), 0])
+                    level = PF.perform(st, D, ra, p, st.options[self.pick(k), 0])
                     self.seen["perform" if level >= 0 else "show_start"] += 1
                 elif act == A.HIRE:
                     self.hire(p)
@@ -181,7 +182,7 @@ class Driver:
             thief = S.catch_up_thief(st, ra)
             if thief >= 0:
                 k = S.catch_up_options(st, D, ra, thief)
-                q, item = st.opt[self.pick(k), :2]
+                q, item = st.options[self.pick(k), :2]
                 assert S.catch_up_is_legal(st, D, ra, thief, q, item)
                 if item >= 0:
                     SH.take_counter(st, D, thief, q, item)
@@ -191,12 +192,12 @@ class Driver:
             chooser = EV.event_chooser(st, D, e) if e >= 0 else -1
             if chooser >= 0:
                 k = EV.event_options(st, D, e, chooser)
-                EV.event_apply(st, D, e, chooser, st.opt[self.pick(k), 0])
+                EV.event_apply(st, D, e, chooser, st.options[self.pick(k), 0])
             self.seen["event"] += e >= 0
         if D.month_bag_change[month]:
             RB.change_season(st, D, ra)
         if result == CAL.GAME_END:
-            n = st.g[GS.n]
+            n = n_players(st)
             for p in range(n):
                 if F.taxed(st, p):
                     self.wages(p, self.rules.taxes_wage_multiplier, F.taxes_begin(st, D, ra, p))
@@ -208,7 +209,7 @@ class Driver:
     def play(self):
         self.setup()
         st, ra = self.st, self.ra
-        n = st.g[GS.n]
+        n = n_players(st)
         while True:
             RB.roustabout(st, D, ra)
             assert quota_met(st, D, ra), "CT-STATE-3 item 6"

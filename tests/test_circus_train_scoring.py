@@ -12,6 +12,7 @@ from sim.circus_train import wages as W
 from sim.circus_train.data import ACROBAT, BIG_CAT, CLOWN, ELEPHANT, FREAK, HORSE, PR, WAGE_TRANSIT
 from sim.circus_train.rules import Rules
 from sim.circus_train.state import GS, PL
+from tests.circus_train_positions import copy_position
 from tests.test_circus_train_mechanics import D, game
 
 
@@ -107,14 +108,14 @@ def test_ct_catchup_1_fewest_vp_takes_one():
     circus(st, 0, elephant=1)
     circus(st, 2, clown=1)
     n = S.catch_up_options(st, D, ra, 1)
-    rows = {tuple(int(x) for x in r) for r in st.opt[:n, :2]}
+    rows = {tuple(int(x) for x in r) for r in st.options[:n, :2]}
     assert rows == {(-1, -1), (0, ELEPHANT), (2, CLOWN)}
     sta, raa = game(3, advanced=True)
     circus(sta, 0, elephant=1)
     circus(sta, 2, clown=1)
     sta.pl[:, PL.rep] = [7, 5, 5]
     n = S.catch_up_options(sta, D, raa, 1)
-    assert {tuple(int(x) for x in r) for r in sta.opt[:n, :2]} == {(-1, -1), (2, CLOWN)}
+    assert {tuple(int(x) for x in r) for r in sta.options[:n, :2]} == {(-1, -1), (2, CLOWN)}
     assert S.catch_up_thief(game(1)[0], ra) == -1
 
 
@@ -158,10 +159,10 @@ def test_ct_score_final_1_taxes():
     st.pl[0, PL.money] = 10
     assert F.taxes_begin(st, D, ra, 0) == W.CHOOSE  # $14 bill, $10: the horse ($12 doubled) cannot be kept
     n = W.keep_options(st, D, ra, 0, 2)
-    assert [tuple(int(x) for x in st.opt[i, :2]) for i in range(n)] == [(W.KEEP, CLOWN)]
+    assert [tuple(int(x) for x in st.options[i, :2]) for i in range(n)] == [(W.KEEP, CLOWN)]
     W.keep_apply(st, D, ra, 0, 2, W.KEEP, CLOWN)
     n = W.keep_options(st, D, ra, 0, 2)
-    assert [tuple(int(x) for x in st.opt[i, :2]) for i in range(n)] == [(W.DONE, -1)]
+    assert [tuple(int(x) for x in st.options[i, :2]) for i in range(n)] == [(W.DONE, -1)]
     assert W.keep_apply(st, D, ra, 0, 2, W.DONE, -1) == 1 and st.pl[0, PL.money] == 8 and st.fired[HORSE] == 1
     stb, rab = game(2, taxes_fire=False)
     circus(stb, 0, clown=1, horse=1)
@@ -264,7 +265,7 @@ def test_ct_roust_5_last_fill_cannot_change_result():
     for c in range(27):
         if st.city_item[c] >= 0 and D.ctr_kind[st.city_item[c]] == PR:
             RB.clear_city(st, c)
-    other = type(st)(*(a.copy() for a in st))
+    other = copy_position(st)
     RB.roustabout(other, D, ra)
     assert RB.occupied_count(other, ra) > RB.occupied_count(st, ra)
     F.final_scoring(st, D, ra)

@@ -16,7 +16,7 @@ from sim.circus_train.perform import can_perform
 from sim.circus_train.rules import R
 from sim.circus_train.state import PL
 
-PERFORM, HIRE, NOTHING, MOVE, PARADE, SPECIAL_HIRE, WAGES = range(7)  # st.opt[i, 0] of action_options
+PERFORM, HIRE, NOTHING, MOVE, PARADE, SPECIAL_HIRE, WAGES = range(7)  # st.options[i, 0] of action_options
 
 
 @njit(cache=True)
@@ -53,12 +53,12 @@ def action_is_legal(st, d: Data, rules, p: int, card: int, kind: int) -> bool:
 
 @njit(cache=True)
 def action_options(st, d: Data, rules, p: int, card: int) -> int:
-    """Fill ``st.opt[i, 0]`` with the legal next actions of ``card`` (H5); return the count (0: the card's action is
+    """Fill ``st.options[i, 0]`` with the legal next actions of ``card`` (H5); return the count (0: the card's action is
     complete, as after Fast or Rapid Transit's move, or Rest)."""
     n = 0
     for kind in range(7):
         if action_is_legal(st, d, rules, p, card, kind):
-            st.opt[n, 0] = kind
+            st.options[n, 0] = kind
             n += 1
     return n
 

@@ -13,8 +13,9 @@ from sim.circus_train.movement import owns_character
 from sim.circus_train.points import change_rep, gain_vp, lose_vp
 from sim.circus_train.rules import R
 from sim.circus_train.state import GS, LOC_CHAR_RESERVE, PL
+from sim.core.state import M
 
-PLAY, REPLAY, POCKET, EDDIE_REPLAY = 0, 1, 2, 3  # st.opt[i, 0] of turn_options; st.opt[i, 1] = card or k
+PLAY, REPLAY, POCKET, EDDIE_REPLAY = 0, 1, 2, 3  # st.options[i, 0] of turn_options; st.options[i, 1] = card or k
 REST_CLOWN, REST_ACROBAT, REST_REPUTATION = 0, 1, 2  # rest_options
 
 
@@ -31,7 +32,7 @@ def replay_affordable(st, d: Data, rules, p: int) -> bool:
     """The replay cost can be paid (CT-ADV-REPLAY-1, CT-AMB-18, CT-SOLO-7): April-July 2 reputation steps without
     going below the bottom box; August-September 4 VP at any score; solitaire $20 and 2 steps in every month."""
     steps_ok = st.pl[p, PL.rep] >= rules[R.replay_rep_cost]
-    if st.g[GS.n] == 1:
+    if st.meta[M.n_players] == 1:
         return steps_ok and st.pl[p, PL.money] >= rules[R.solo_replay_money]
     return True if late_season(st, d) else steps_ok
 
@@ -40,7 +41,7 @@ def replay_affordable(st, d: Data, rules, p: int) -> bool:
 def pocket_allowed(st, d: Data, rules, p: int, k: int) -> bool:
     """Pocket k x $5 for k reputation steps: April-July, never in solitaire, 1 <= k <= the steps above the bottom
     box (CT-ADV-POCKET-1, CT-AMB-19)."""
-    return (rules[R.advanced] != 0 and st.g[GS.n] > 1 and not late_season(st, d)
+    return (rules[R.advanced] != 0 and st.meta[M.n_players] > 1 and not late_season(st, d)
             and 1 <= k <= st.pl[p, PL.rep])
 
 
@@ -61,19 +62,19 @@ def turn_option_is_legal(st, d: Data, rules, p: int, kind: int, arg: int) -> boo
 
 @njit(cache=True)
 def turn_options(st, d: Data, rules, p: int) -> int:
-    """Fill ``st.opt[i] = (kind, card or k)`` with p's turn options (H3): a card from hand; advanced: a replay from
+    """Fill ``st.options[i] = (kind, card or k)`` with p's turn options (H3): a card from hand; advanced: a replay from
     the discard pile or pocketing k x $5; with Engineer Eddie, a free replay. Return the count."""
     n = 0
     for kind in (PLAY, REPLAY, EDDIE_REPLAY):
         for c in range(N_CARDS):
             if turn_option_is_legal(st, d, rules, p, kind, c):
-                st.opt[n, 0] = kind
-                st.opt[n, 1] = c
+                st.options[n, 0] = kind
+                st.options[n, 1] = c
                 n += 1
     for k in range(1, st.pl[p, PL.rep] + 1):
         if pocket_allowed(st, d, rules, p, k):
-            st.opt[n, 0] = POCKET
-            st.opt[n, 1] = k
+            st.options[n, 0] = POCKET
+            st.options[n, 1] = k
             n += 1
     return n
 
@@ -94,7 +95,7 @@ def apply_turn_option(st, d: Data, rules, p: int, kind: int, arg: int) -> int:
         st.ctr_owner[k] = -1
         st.ctr_where[k] = LOC_CHAR_RESERVE
         return arg
-    if st.g[GS.n] == 1:
+    if st.meta[M.n_players] == 1:
         st.pl[p, PL.money] -= rules[R.solo_replay_money]
         change_rep(st, d, p, -rules[R.replay_rep_cost])
     elif late_season(st, d):
@@ -106,18 +107,18 @@ def apply_turn_option(st, d: Data, rules, p: int, kind: int, arg: int) -> int:
 
 @njit(cache=True)
 def rest_options(st, d: Data, rules, p: int) -> int:
-    """Fill ``st.opt[i, 0]`` with the Rest-in-Canada rewards (H12): a free clown or acrobat from the reserve, or +1
+    """Fill ``st.options[i, 0]`` with the Rest-in-Canada rewards (H12): a free clown or acrobat from the reserve, or +1
     reputation step; none outside Canada or in the basic game (CT-ADV-REST-1)."""
     if not rules[R.advanced] or not d.is_start[st.pl[p, PL.city]]:
         return 0
     n = 0
     if st.reserve[CLOWN] > 0:
-        st.opt[n, 0] = REST_CLOWN
+        st.options[n, 0] = REST_CLOWN
         n += 1
     if st.reserve[ACROBAT] > 0:
-        st.opt[n, 0] = REST_ACROBAT
+        st.options[n, 0] = REST_ACROBAT
         n += 1
-    st.opt[n, 0] = REST_REPUTATION
+    st.options[n, 0] = REST_REPUTATION
     return n + 1
 
 

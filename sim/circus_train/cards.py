@@ -7,6 +7,7 @@ from numba import njit
 from sim.circus_train.data import N_CARDS, OVERNIGHT_HIRE, REST, WAGE_TRANSIT, Data
 from sim.circus_train.rules import R
 from sim.circus_train.state import GS, PL
+from sim.core.state import M
 
 
 @njit(cache=True)
@@ -26,7 +27,7 @@ def deck_copies(d: Data, rules, n_players: int, card: int) -> int:
 @njit(cache=True)
 def deal_decks(st, d: Data, rules) -> None:
     """Every player's whole deck is the starting hand; the discard piles are empty (CT-SETUP-4)."""
-    n = st.g[GS.n]
+    n = st.meta[M.n_players]
     for p in range(n):
         for c in range(N_CARDS):
             st.hand[p, c] = deck_copies(d, rules, n, c)
@@ -64,11 +65,11 @@ def card_is_playable(st, rules, p: int, card: int) -> bool:
 
 @njit(cache=True)
 def card_options(st, rules, p: int) -> int:
-    """Fill ``st.opt[i, 0]`` with each distinct playable card in hand (H3); return the count."""
+    """Fill ``st.options[i, 0]`` with each distinct playable card in hand (H3); return the count."""
     n = 0
     for c in range(N_CARDS):
         if card_is_playable(st, rules, p, c):
-            st.opt[n, 0] = c
+            st.options[n, 0] = c
             n += 1
     return n
 

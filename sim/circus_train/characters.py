@@ -47,13 +47,13 @@ def recruit(st, d: Data, rules, p: int) -> int:
 
 @njit(cache=True)
 def ronald_options(st, d: Data, rules, p: int) -> int:
-    """Fill ``st.opt[i, 0]`` with Ringmaster Ronald's choices for a performance (H13): -1 (not used), and clowns or
+    """Fill ``st.options[i, 0]`` with Ringmaster Ronald's choices for a performance (H13): -1 (not used), and clowns or
     acrobats if p owns at least one (CT-OPT-CHAR-7). Return the count."""
-    st.opt[0, 0] = -1
+    st.options[0, 0] = -1
     n = 1
     if owns_character(st, d, rules, p, RONALD):
         for t in (CLOWN, ACROBAT):
             if st.own[p, t] >= 1:
-                st.opt[n, 0] = t
+                st.options[n, 0] = t
                 n += 1
     return n

@@ -17,6 +17,7 @@ import numpy as np
 
 from sim.core.errors import PlaytestError
 from sim.core.graph import hop_distances
+from sim.core.structs import struct_handle
 
 PACKAGED = Path(__file__).with_name("data")
 FILES = ("map.json", "counters.json", "talent.json", "calendar.json", "reputation.json", "cards.json")
@@ -96,6 +97,10 @@ class Data(NamedTuple):
 
 
 REP_START, REP_MONEY_MIN_SUCCESS, REP_TOP = range(3)
+
+kernel_data = struct_handle(Data, "CircusDataRef")
+"""Wrap the data's arrays in one handle for the kernels (a tuple of 40 arrays costs a reference count each per
+call; a borrowed handle costs nothing)."""
 
 
 class CircusData(Data):

@@ -16,6 +16,7 @@ from sim.circus_train.points import gain_vp
 from sim.circus_train.rules import R
 from sim.circus_train.state import GS, PL
 from sim.core.rng import randint, shuffle
+from sim.core.state import M
 
 
 @njit(cache=True)
@@ -29,7 +30,7 @@ def setup_events(st, d: Data, rules) -> None:
         return
     m = 0
     for e in range(d.ev_effect.shape[0]):
-        if d.ev_min_players[e] <= st.g[GS.n]:
+        if d.ev_min_players[e] <= st.meta[M.n_players]:
             st.events[m] = e
             m += 1
     shuffle(st.rng, st.events, m)
@@ -87,7 +88,7 @@ def _unique(st, key: int, highest: bool) -> int:
     """The one player with the highest (or lowest) value of pl[:, key], -1 on a tie."""
     who = 0
     tie = False
-    for p in range(1, st.g[GS.n]):
+    for p in range(1, st.meta[M.n_players]):
         a = st.pl[p, key]
         b = st.pl[who, key]
         if a == b:
@@ -109,7 +110,7 @@ def reveal_event(st, d: Data, rules) -> int:
     e = st.events[st.g[GS.event_next]]
     st.g[GS.event_next] += 1
     st.g[GS.event] = e if d.ev_month[e] else -1
-    n = st.g[GS.n]
+    n = st.meta[M.n_players]
     eff = d.ev_effect[e]
     if eff == EV_GAIN_TALENT:
         for i in range(n):
@@ -151,13 +152,13 @@ def event_chooser(st, d: Data, e: int) -> int:
 
 @njit(cache=True)
 def event_options(st, d: Data, e: int, chooser: int) -> int:
-    """Fill ``st.opt[i, 0]`` with the talent types the chooser may pick: their own for 'leader loses talent', the
+    """Fill ``st.options[i, 0]`` with the talent types the chooser may pick: their own for 'leader loses talent', the
     leader's for 'raid'. Return the count."""
     owner = chooser if d.ev_effect[e] == EV_LEADER_LOSES else _unique(st, PL.vp, True)
     n = 0
     for t in range(N_TYPES):
         if owner >= 0 and st.own[owner, t] > 0:
-            st.opt[n, 0] = t
+            st.options[n, 0] = t
             n += 1
     return n
 

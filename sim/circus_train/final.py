@@ -10,6 +10,7 @@ from sim.circus_train.points import gain_vp, lose_vp
 from sim.circus_train.rules import CHOICES, R
 from sim.circus_train.state import GS, PL
 from sim.circus_train.wages import PAID, pay_all_or_nothing_left, wage_begin
+from sim.core.state import M
 
 MONEY_ONLY = CHOICES["solo_scoring"].index("money_only")
 BOX = CHOICES["most_money_level"].index("box")
@@ -20,7 +21,7 @@ COLLAPSE, DEFEAT, DRAW, VICTORY, INCREDIBLE = range(5)  # solitaire result bands
 def taxed(st, p: int) -> bool:
     """2-player taxes apply to p: Wage & Transit in hand, where a hand refilled by the last card of week 27 counts
     as empty (CT-SCORE-FINAL-1)."""
-    if st.g[GS.n] != 2 or st.hand[p, WAGE_TRANSIT] == 0:
+    if st.meta[M.n_players] != 2 or st.hand[p, WAGE_TRANSIT] == 0:
         return False
     return st.pl[p, PL.refill_week] != st.g[GS.week] - 1
 
@@ -41,7 +42,7 @@ def taxes_begin(st, d: Data, rules, p: int) -> int:
 def _award_most(st, rules, values) -> None:
     """+most_vp to a single player with the highest value, +most_shared_vp to each of several; nothing when the
     highest is 0 (CT-AMB-15)."""
-    n = st.g[GS.n]
+    n = st.meta[M.n_players]
     top = -1
     for p in range(n):
         top = max(top, values[p])
@@ -73,7 +74,7 @@ def final_scoring(st, d: Data, rules) -> None:
     clowns, no clowns, no animals, most money, most performances, advanced highest reputation. Each loss stops at
     0 VP (CT-VP-1). Solitaire pays in money and skips most money by default (CT-SOLO-6, CT-AMB-27); the simple
     variant has no final scoring (CT-OPT-SIMPLE-1)."""
-    n = st.g[GS.n]
+    n = st.meta[M.n_players]
     if rules[R.simple_variant] or (n == 1 and rules[R.solo_scoring] == MONEY_ONLY):
         return
     v = st.gain
@@ -109,7 +110,7 @@ def most_money(st, d: Data, rules) -> None:
     """Most money (CT-SCORE-FINAL-5, CT-ADV-FINAL-2, CT-AMB-39): the richest are found among all players and each
     eligible one is paid; by default an ineligible richest player blocks the award, the switch pays the richest
     eligible player(s)."""
-    n = st.g[GS.n]
+    n = st.meta[M.n_players]
     v = st.gain
     for p in range(n):
         v[p] = st.pl[p, PL.money]
@@ -134,10 +135,10 @@ def ranking_keys(st, rules, keys) -> None:
     """keys[p] = the winner order, compared left to right, higher first (CT-WIN-1): VP, Best Performance marker,
     money, PR counters; equal keys share the win (CT-AMB-16). Simple variant: the marker, then (CT-AMB-41) money and
     PR counters (CT-OPT-SIMPLE-2). Solitaire: money (CT-SOLO-2)."""
-    for p in range(st.g[GS.n]):
+    for p in range(st.meta[M.n_players]):
         for j in range(4):
             keys[p, j] = 0
-        if st.g[GS.n] == 1:
+        if st.meta[M.n_players] == 1:
             keys[p, 0] = st.pl[p, PL.money]
         elif rules[R.simple_variant]:
             keys[p, 0] = st.pl[p, PL.best]

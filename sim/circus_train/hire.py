@@ -22,7 +22,7 @@ from sim.circus_train.state import GS, LOC_CHAR_RESERVE, PL
 from sim.core.rng import randint
 
 DECLARE, ROLL, BUY = 0, 1, 2  # GS.hire_phase
-ADD, GO, ROLL_ONE, BUY_IT, PASS, SAM_TAKE, SAM_REP = 0, 1, 2, 3, 4, 5, 6  # option kinds (st.opt[i, 0])
+ADD, GO, ROLL_ONE, BUY_IT, PASS, SAM_TAKE, SAM_REP = 0, 1, 2, 3, 4, 5, 6  # option kinds (st.options[i, 0])
 
 
 @njit(cache=True)
@@ -58,14 +58,15 @@ def _declared(st) -> int:
 
 @njit(cache=True)
 def _put(st, n: int, kind: int, t: int) -> int:
-    st.opt[n, 0] = kind
-    st.opt[n, 1] = t
+    st.options[n, 0] = kind
+    st.options[n, 1] = t
     return n + 1
 
 
 @njit(cache=True)
 def hire_options(st, d: Data, rules, p: int) -> int:
-    """Fill ``st.opt[i] = (kind, type)`` with p's legal hire steps (H6); return the count (0 = the action is over)."""
+    """Fill ``st.options[i] = (kind, type)`` with p's legal hire steps (H6); return the count (0 = the action is
+    over)."""
     c = st.pl[p, PL.city]
     phase = st.g[GS.hire_phase]
     n = 0

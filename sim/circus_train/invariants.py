@@ -9,12 +9,13 @@ from sim.circus_train.data import N_CARDS, N_TYPES, PR, Data
 from sim.circus_train.roustabout import occupied_count
 from sim.circus_train.calendar import quota
 from sim.circus_train.state import GS, LOC_BAG, LOC_BOARD, LOC_PLAYER, PL
+from sim.core.state import M
 
 
 @njit(cache=True)
 def broken_invariant(st, d: Data, rules) -> int:
     """0 when CT-STATE-3 items 1-5 hold, else the number of the first broken item."""
-    n = st.g[GS.n]
+    n = st.meta[M.n_players]
     for t in range(N_TYPES):  # 1: talent conserved per type
         k = st.reserve[t] + st.fired[t]
         for c in range(st.city_item.shape[0]):

@@ -51,7 +51,7 @@ def move_is_legal(d: Data, start: int, end: int, moved: bool, lo: int, hi: int) 
 
 @njit(cache=True)
 def move_options(st, d: Data, p: int, lo: int, hi: int) -> int:
-    """Fill ``st.opt[i] = (end city, moved)`` with every movement outcome of lo..hi steps (H4); return the count.
+    """Fill ``st.options[i] = (end city, moved)`` with every movement outcome of lo..hi steps (H4); return the count.
 
     Every city at distance 1..hi (moved); the start city moved when hi >= 2 (return trip, CT-MOVE-5); the start
     city not moved when 0 steps are allowed.
@@ -59,17 +59,17 @@ def move_options(st, d: Data, p: int, lo: int, hi: int) -> int:
     start = st.pl[p, PL.city]
     n = 0
     if lo == 0:
-        st.opt[n, 0] = start
-        st.opt[n, 1] = 0
+        st.options[n, 0] = start
+        st.options[n, 1] = 0
         n += 1
     if hi >= 2:
-        st.opt[n, 0] = start
-        st.opt[n, 1] = 1
+        st.options[n, 0] = start
+        st.options[n, 1] = 1
         n += 1
     for c in range(d.deg.shape[0]):
         if c != start and 1 <= d.dist[start, c] <= hi:
-            st.opt[n, 0] = c
-            st.opt[n, 1] = 1
+            st.options[n, 0] = c
+            st.options[n, 1] = 1
             n += 1
     return n
 

@@ -9,6 +9,7 @@ from sim.circus_train.events import level_delta, money_delta
 from sim.circus_train.movement import owns_character
 from sim.circus_train.rules import R
 from sim.circus_train.state import GS, LOC_PLAYER, PL
+from sim.core.state import M
 
 
 @njit(cache=True)
@@ -38,7 +39,7 @@ def show_reserved_by_other(st, rules, p: int, k: int) -> bool:
     """House rule ``two_week_reserved`` (CT-AMB-5): another player's show in progress holds the PR."""
     if not rules[R.two_week_reserved]:
         return False
-    for q in range(st.g[GS.n]):
+    for q in range(st.meta[M.n_players]):
         if q != p and st.pl[q, PL.show] == k:
             return True
     return False
@@ -79,10 +80,10 @@ def perform(st, d: Data, rules, p: int, ronald_type: int) -> int:
     st.ctr_owner[k] = p
     st.pl[p, PL.n_pr] += 1
     st.pl[p, PL.pr_base] += d.ctr_base[k]
-    for q in range(st.g[GS.n]):
+    for q in range(st.meta[M.n_players]):
         if st.pl[q, PL.show] == k:
             st.pl[q, PL.show] = -1
-    if st.g[GS.n] == 1:
+    if st.meta[M.n_players] == 1:
         st.pl[p, PL.money] += level
         return level
     money = max(0, d.season_money[d.ctr_season[k]] + money_delta(st, d))

@@ -6,13 +6,14 @@ from numba import njit
 
 from sim.circus_train.data import Data, REP_TOP
 from sim.circus_train.rules import R
-from sim.circus_train.state import GS, PL
+from sim.circus_train.state import PL
+from sim.core.state import M
 
 
 @njit(cache=True)
 def gain_vp(st, rules, p: int, k: int) -> None:
     """Add k VP; in solitaire every VP is paid as money instead (CT-SOLO-5)."""
-    if st.g[GS.n] == 1:
+    if st.meta[M.n_players] == 1:
         st.pl[p, PL.money] += k * rules[R.solo_vp_money]
     else:
         st.pl[p, PL.vp] += k
@@ -21,7 +22,7 @@ def gain_vp(st, rules, p: int, k: int) -> None:
 @njit(cache=True)
 def lose_vp(st, rules, p: int, k: int) -> None:
     """Take k VP, never below the floor (CT-VP-1, CT-AMB-13); solitaire pays $ per VP, never below $0 (CT-SOLO-5)."""
-    if st.g[GS.n] == 1:
+    if st.meta[M.n_players] == 1:
         st.pl[p, PL.money] = max(0, st.pl[p, PL.money] - k * rules[R.solo_vp_money])
     else:
         st.pl[p, PL.vp] = max(rules[R.vp_floor], st.pl[p, PL.vp] - k)

@@ -10,6 +10,7 @@ from sim.circus_train.rules import R
 from sim.circus_train.state import GS, LOC_BAG, LOC_BOARD, LOC_CHAR_RESERVE, LOC_REMOVED, PL
 from sim.core.deck import discard_card, draw
 from sim.core.rng import randint
+from sim.core.state import M
 
 
 @njit(cache=True)
@@ -70,7 +71,7 @@ def clear_city(st, c: int) -> None:
     if k >= 0:
         st.ctr_where[k] = LOC_REMOVED
         st.city_item[c] = -1
-        for p in range(st.g[GS.n]):
+        for p in range(st.meta[M.n_players]):
             if st.pl[p, PL.show] == k:
                 st.pl[p, PL.show] = -1
     for t in range(N_TYPES):

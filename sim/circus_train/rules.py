@@ -107,10 +107,12 @@ class Rules:
     solo_band_incredible: int = 221  # CT-SOLO-8: above $220
     # --- simple variant
     simple_tiebreak: bool = True  # CT-AMB-41
+    # --- component files
+    data: str = ""  # CT-COMP-*: "" = the packaged files, else a designer's directory (--set data=DIR)
 
-    def validate(self, n_players: int) -> None:
-        """Raise PlaytestError naming the first impossible field for an ``n_players`` game."""
-        if not 1 <= n_players <= 5:
+    def validate(self, n_players: int | None = None) -> None:
+        """Raise PlaytestError naming the first impossible field (for an ``n_players`` game when given)."""
+        if n_players is not None and not 1 <= n_players <= 5:
             raise PlaytestError(f"circus_train: {n_players} players; the game takes 1 to 5 (--players 1..5)")
         for name, options in CHOICES.items():
             if getattr(self, name) not in options:
@@ -137,13 +139,16 @@ class Rules:
                 raise PlaytestError(f"circus_train rules: {msg}; fix the --set value")
 
     def to_array(self) -> np.ndarray:
-        """All fields as int64 in field order (bools 0/1, text fields as their index in CHOICES)."""
-        out = np.zeros(len(fields(self)), dtype=np.int64)
-        for i, f in enumerate(fields(self)):
-            value = getattr(self, f.name)
-            out[i] = CHOICES[f.name].index(value) if f.name in CHOICES else int(value)
+        """All kernel fields as int64 in field order (bools 0/1, text fields as their index in CHOICES); the
+        data directory is read in Python only."""
+        out = np.zeros(len(KERNEL_FIELDS), dtype=np.int64)
+        for i, name in enumerate(KERNEL_FIELDS):
+            value = getattr(self, name)
+            out[i] = CHOICES[name].index(value) if name in CHOICES else int(value)
         return out
 
 
-R = namespace("R", [f.name for f in fields(Rules)])
+KERNEL_FIELDS = tuple(f.name for f in fields(Rules) if f.name != "data")
+"""The fields the kernels read (all but the data directory)."""
+R = namespace("R", KERNEL_FIELDS)
 """Field name -> index into ``Rules.to_array()``, a compile-time constant inside @njit."""

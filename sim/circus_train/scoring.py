@@ -8,6 +8,7 @@ from sim.circus_train.data import N_CHARS, N_TYPES, Data
 from sim.circus_train.points import gain_vp
 from sim.circus_train.rules import CHOICES, R
 from sim.circus_train.state import GS, PL
+from sim.core.state import M
 
 MONEY_ONLY = CHOICES["solo_scoring"].index("money_only")
 
@@ -17,7 +18,7 @@ def most_talent(st, rules, out) -> None:
     """out[p] = VP from most talent (CT-SCORE-MONTH-1): for each type, a player owning strictly more than every
     other player, and at least most_talent_min, scores that number; a tie for the most scores nothing. Alone (in
     solitaire) the player is always the most (CT-SCORE-MONTH-6). Characters never count."""
-    n = st.g[GS.n]
+    n = st.meta[M.n_players]
     for p in range(n):
         out[p] = 0
     for t in range(N_TYPES):
@@ -80,7 +81,7 @@ def score_month(st, d: Data, rules, month: int) -> None:
     each player owning a PR instead, CT-SCORE-MONTH-4, CT-AMB-11; with ``april_keeps_lower_places`` the 5 VP replace
     only the 1st place and the 2nd and 3rd places still pay) or the 2-player split; solitaire scores most talent
     only, in money (CT-SCORE-MONTH-6, CT-AMB-27); the simple variant scores nothing (CT-OPT-SIMPLE-1)."""
-    n = st.g[GS.n]
+    n = st.meta[M.n_players]
     if rules[R.simple_variant] or (n == 1 and rules[R.solo_scoring] == MONEY_ONLY):
         return
     most_talent(st, rules, st.gain)
@@ -106,14 +107,14 @@ def score_month(st, d: Data, rules, month: int) -> None:
 @njit(cache=True)
 def pass_first_player(st) -> None:
     """The first-player marker passes one seat clockwise (CT-MONTH-1 step 2)."""
-    st.g[GS.first] = (st.g[GS.first] + 1) % st.g[GS.n]
+    st.g[GS.first] = (st.g[GS.first] + 1) % st.meta[M.n_players]
 
 
 @njit(cache=True)
 def catch_up_thief(st, rules) -> int:
     """After a long month: the one player with the fewest VP, or -1 on a tie for the fewest, in solitaire and in
     the simple variant (CT-CATCHUP-1, CT-OPT-SIMPLE-1)."""
-    n = st.g[GS.n]
+    n = st.meta[M.n_players]
     if n == 1 or rules[R.simple_variant]:
         return -1
     low = st.pl[0, PL.vp]
@@ -136,7 +137,7 @@ def catch_up_is_legal(st, d: Data, rules, p: int, q: int, item: int) -> bool:
     only from a player whose reputation is not above p's (CT-CATCHUP-1, CT-ADV-CATCHUP-1). item -1 = decline."""
     if item == -1:
         return True
-    if q == p or not 0 <= q < st.g[GS.n]:
+    if q == p or not 0 <= q < st.meta[M.n_players]:
         return False
     if rules[R.advanced] and st.pl[q, PL.rep] > st.pl[p, PL.rep]:
         return False
@@ -149,15 +150,15 @@ def catch_up_is_legal(st, d: Data, rules, p: int, q: int, item: int) -> bool:
 
 @njit(cache=True)
 def catch_up_options(st, d: Data, rules, p: int) -> int:
-    """Fill ``st.opt[i] = (victim, item)`` with the thief's choices, first (-1, -1) to take nothing (H10)."""
-    st.opt[0, 0] = -1
-    st.opt[0, 1] = -1
+    """Fill ``st.options[i] = (victim, item)`` with the thief's choices, first (-1, -1) to take nothing (H10)."""
+    st.options[0, 0] = -1
+    st.options[0, 1] = -1
     n = 1
-    for q in range(st.g[GS.n]):
+    for q in range(st.meta[M.n_players]):
         for item in range(N_TYPES + N_CHARS):
             if q != p and catch_up_is_legal(st, d, rules, p, q, item):
-                st.opt[n, 0] = q
-                st.opt[n, 1] = item
+                st.options[n, 0] = q
+                st.options[n, 1] = item
                 n += 1
     return n
 

@@ -12,6 +12,7 @@ from sim.circus_train.rules import R
 from sim.circus_train.state import GS, LOC_ASIDE, LOC_BOARD, LOC_REMOVED, PL
 from sim.core.deck import discard_card, draw
 from sim.core.rng import randint, shuffle
+from sim.core.state import M
 
 
 @njit(cache=True)
@@ -19,7 +20,7 @@ def setup_supply(st, d: Data, rules) -> None:
     """Everything before the players' choices (CT-SETUP-1..7): reserve, one clown and $0 each, VP 0, Best
     Performance 10, reputation on the start box, decks dealt, green bag, shuffled Destination deck, week 1, a
     random first player, and the Event deck with the optional rule (CT-OPT-EVENT-1)."""
-    n = st.g[GS.n]
+    n = st.meta[M.n_players]
     for t in range(N_TYPES):
         st.reserve[t] = d.talent_count[t]
     for p in range(n):
@@ -67,11 +68,11 @@ def start_talent_is_legal(st, d: Data, t: int) -> bool:
 
 @njit(cache=True)
 def start_talent_options(st, d: Data) -> int:
-    """Fill ``st.opt[i, 0]`` with the types a player may take as a starting talent (H1); return the count."""
+    """Fill ``st.options[i, 0]`` with the types a player may take as a starting talent (H1); return the count."""
     n = 0
     for t in range(N_TYPES):
         if start_talent_is_legal(st, d, t):
-            st.opt[n, 0] = t
+            st.options[n, 0] = t
             n += 1
     return n
 
@@ -88,7 +89,7 @@ def opening_requests(st, d: Data, rules) -> None:
     """One PR per player, each on a fresh Destination card's city: counters are drawn until a PR comes up and every
     other counter goes straight back into the bag, the same card waiting (CT-SETUP-9, CT-AMB-2). Solitaire: 1."""
     placed = 0
-    while placed < st.g[GS.n]:
+    while placed < st.meta[M.n_players]:
         card = draw(st.dest, st.dest_n, st.dest_disc, st.rng)
         c = d.dest_city[card]
         while True:
@@ -112,11 +113,11 @@ def setup_board(st, d: Data, rules) -> None:
 
 @njit(cache=True)
 def start_city_options(st, d: Data) -> int:
-    """Fill ``st.opt[i, 0]`` with the start cities: Winnipeg, Toronto, Montreal (H2, CT-SETUP-13)."""
+    """Fill ``st.options[i, 0]`` with the start cities: Winnipeg, Toronto, Montreal (H2, CT-SETUP-13)."""
     n = 0
     for c in range(d.is_start.shape[0]):
         if d.is_start[c]:
-            st.opt[n, 0] = c
+            st.options[n, 0] = c
             n += 1
     return n
 

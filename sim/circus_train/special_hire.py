@@ -10,10 +10,11 @@ from sim.circus_train.data import N_CHARS, N_TYPES, Data
 from sim.circus_train.hire import can_hire
 from sim.circus_train.points import success_max
 from sim.circus_train.rules import R
-from sim.circus_train.state import GS, LOC_BOARD, LOC_CHAR_RESERVE, LOC_PLAYER, PL
+from sim.circus_train.state import LOC_BOARD, LOC_CHAR_RESERVE, LOC_PLAYER, PL
 from sim.core.rng import randint
+from sim.core.state import M
 
-HIRE, STEAL, BUY, BUY_CHARACTER = 0, 1, 2, 3  # st.opt[i, 0] of special_hire_options
+HIRE, STEAL, BUY, BUY_CHARACTER = 0, 1, 2, 3  # st.options[i, 0] of special_hire_options
 NONE = -1
 """Steal targets are 0..6 for a talent type and 7 + character index for a Special Character; NONE pads a row."""
 
@@ -45,7 +46,7 @@ def character_buyable(st, d: Data, rules, p: int, ch: int) -> bool:
 
 @njit(cache=True)
 def special_hire_options(st, d: Data, rules, p: int) -> int:
-    """Fill ``st.opt[i] = (kind, arg)`` with p's Special Hire choices (H7); return the count (CT-SPH-1).
+    """Fill ``st.options[i] = (kind, arg)`` with p's Special Hire choices (H7); return the count (CT-SPH-1).
 
     HIRE if the city has talent; STEAL from each opponent whose train shares the city and who owns something to
     take; BUY each talent type in the reserve at the month's price ($5 / $10 / $20) if p can pay; BUY_CHARACTER
@@ -53,26 +54,26 @@ def special_hire_options(st, d: Data, rules, p: int) -> int:
     c = st.pl[p, PL.city]
     n = 0
     if can_hire(st, p):
-        st.opt[n, 0] = HIRE
-        st.opt[n, 1] = -1
+        st.options[n, 0] = HIRE
+        st.options[n, 1] = -1
         n += 1
-    for q in range(st.g[GS.n]):
+    for q in range(st.meta[M.n_players]):
         if q != p and st.pl[q, PL.city] == c and _victim_items(st, d, rules, q) > 0:
-            st.opt[n, 0] = STEAL
-            st.opt[n, 1] = q
+            st.options[n, 0] = STEAL
+            st.options[n, 1] = q
             n += 1
     price = special_hire_price(st, d)
     if st.pl[p, PL.money] >= price:
         for t in range(N_TYPES):
             if st.reserve[t] > 0:
-                st.opt[n, 0] = BUY
-                st.opt[n, 1] = t
+                st.options[n, 0] = BUY
+                st.options[n, 1] = t
                 n += 1
         if late_season(st, d):
             for ch in range(N_CHARS):
                 if character_buyable(st, d, rules, p, ch):
-                    st.opt[n, 0] = BUY_CHARACTER
-                    st.opt[n, 1] = ch
+                    st.options[n, 0] = BUY_CHARACTER
+                    st.options[n, 1] = ch
                     n += 1
     return n
 
@@ -90,7 +91,7 @@ def steal_is_legal(st, d: Data, rules, p: int, q: int, a: int, b: int, c: int) -
     """Independent check of a steal target set (CT-STEAL-1, CT-AMB-21): q shares p's city; 1..steal_max talents
     and at most one character among them (switch ``steal_character_extra``: up to steal_max talents plus one
     character), each owned by q; rows list targets in non-decreasing order, padded with NONE."""
-    if q == p or not 0 <= q < st.g[GS.n] or st.pl[q, PL.city] != st.pl[p, PL.city]:
+    if q == p or not 0 <= q < st.meta[M.n_players] or st.pl[q, PL.city] != st.pl[p, PL.city]:
         return False
     items = (a, b, c)
     talents = 0
@@ -124,7 +125,7 @@ def steal_is_legal(st, d: Data, rules, p: int, q: int, a: int, b: int, c: int) -
 
 @njit(cache=True)
 def steal_options(st, d: Data, rules, p: int, q: int) -> int:
-    """Fill ``st.opt[i] = (a, b, c)`` with every legal target set for stealing from q (H7); return the count."""
+    """Fill ``st.options[i] = (a, b, c)`` with every legal target set for stealing from q (H7); return the count."""
     top = N_TYPES + (N_CHARS if rules[R.special_characters] else 0)
     n = 0
     for a in range(top):
@@ -132,12 +133,12 @@ def steal_options(st, d: Data, rules, p: int, q: int) -> int:
             if b != NONE and b < a:
                 continue
             for c in range(NONE, top):
-                if (c != NONE and (b == NONE or c < b)) or n >= st.opt.shape[0]:
+                if (c != NONE and (b == NONE or c < b)) or n >= st.options.shape[0]:
                     continue
                 if steal_is_legal(st, d, rules, p, q, a, b, c):
-                    st.opt[n, 0] = a
-                    st.opt[n, 1] = b
-                    st.opt[n, 2] = c
+                    st.options[n, 0] = a
+                    st.options[n, 1] = b
+                    st.options[n, 2] = c
                     n += 1
     return n
 

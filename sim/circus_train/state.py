@@ -1,8 +1,8 @@
 """Circus Train game state (CT-STATE-1/2): the game's own fields as NumPy arrays sized for the player count.
 
-Scalars live in ``g[GS.*]`` and per-player scalars in ``pl[seat, PL.*]``; the common engine fields (strategies,
-features, records, ranking, trace) are added by the core. ``rng`` is this module's own dice generator until the
-core provides one.
+Scalars live in ``g[GS.*]``, per-player scalars in ``pl[seat, PL.*]`` and the per-player counters the records
+report in ``stat[seat, ST.*]``. The core adds the common fields: the player count (``meta[M.n_players]``), the
+dice, bag and deck generator (``rng``) and the option rows every generator fills (``options``, OPTION_WIDTH wide).
 """
 
 from __future__ import annotations
@@ -11,13 +11,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.circus_train.data import N_CARDS, N_TYPES, Data
+from sim.circus_train.data import N_CARDS, N_MONTHS, N_TYPES, Data
 from sim.circus_train.rules import Rules
-from sim.core.names import namespace
-from sim.core.rng import new_state as new_rng
+from sim.core.names import expand, namespace
+from sim.core.state import compose
 
 GS = namespace("GS", [
-    "n",  # players
     "week",  # global week index 0..26 (CT-CAL-1); 27 once the game is over
     "first",  # first-player seat (CT-SETUP-7, CT-MONTH-1)
     "bag_n",  # counters in the bag
@@ -29,6 +28,10 @@ GS = namespace("GS", [
     "event",  # Event card whose month effect is in force, -1 none (CT-OPT-EVENT-2)
     "event_n",  # cards in the event deck (CT-OPT-EVENT-1)
     "event_next",  # index of the next card to reveal
+    "turn",  # engine: turns already taken in the current round (play_on resumes there)
+    "events_revealed",  # engine: Event cards revealed
+    "catchups",  # engine: catch-up steals that took a counter
+    "fired_placed",  # engine: fired groups placed on a city
 ])
 PL = namespace("PL", [
     "city",  # train position (-1 before CT-SETUP-13)
@@ -43,20 +46,51 @@ PL = namespace("PL", [
     "show_level",  # level of the show as at its start (CT-AMB-6 switch)
     "refill_week",  # week the player last took the discard pile back (CT-SCORE-FINAL-1), -1 never
 ])
+ST = namespace("ST", expand((
+    ("start_city", 1),
+    ("vp_talent", 1),  # VP from most talent at month ends (CT-SCORE-MONTH-1)
+    ("vp_best", 1),  # VP from best performance / April at month ends (CT-SCORE-MONTH-2..4)
+    ("vp_points", 1),  # VP from Points counters (CT-PTS-1)
+    ("vp_final", 1),  # net VP of final scoring, taxes included (CT-SCORE-FINAL-*)
+    ("performances", 1),
+    ("shows_started", 1),
+    ("perf_money", 1),  # money earned by performances
+    ("hire_rolls", 1),
+    ("hired", 1),  # counters hired by a roll, a buy or Smuggler Sam
+    ("hire_buys", 1),  # $10 buys after a failed roll (CT-HIRE-3)
+    ("steal_rolls", 1),
+    ("stolen", 1),  # counters taken by Overnight Hire steals
+    ("robbed", 1),  # counters lost to steals
+    ("reserve_buys", 1),  # Special Hire buys from the reserve
+    ("wages_paid", 1),
+    ("fired", 1),  # counters released by wage payments
+    ("catchups", 1),
+    ("recruits", 1),
+    ("replays", 1),
+    ("pockets", 1),
+    ("parades", 1),
+    ("rest_rewards", 1),
+    ("card", N_CARDS),  # cards played (or replayed) per action card
+    ("money_month", N_MONTHS),  # money at each month end, after scoring
+)))
+"""Per-player counters for the records: ``stat[seat, ST.x]`` (``ST.card + c`` for card c)."""
 
 # Where a Local News counter is (CT-STATE-3 item 2).
 LOC_ASIDE, LOC_BAG, LOC_BOARD, LOC_PLAYER, LOC_REMOVED, LOC_CHAR_RESERVE = range(6)
 
 MAX_OPTIONS = 512
-"""Rows of the option scratch: the largest generator (steal targets of one victim: pairs of 7 types and 6
+"""Rows of the option buffer: the largest generator (steal targets of one victim: pairs of 7 types and 6
 characters, or triples with ``steal_character_extra``) stays far below."""
+OPTION_WIDTH = 4
+"""Columns of an option row (a steal target set uses three)."""
 
 
-class State(NamedTuple):
-    """All mutable arrays of one Circus Train game."""
+class Fields(NamedTuple):
+    """Circus Train's own arrays: board, circuses, hands, the bag and decks, hire and wage scratch."""
 
-    g: np.ndarray  # int64 (len(G),)
-    pl: np.ndarray  # int64 (n, len(P))
+    g: np.ndarray  # int64 (len(GS),)
+    pl: np.ndarray  # int64 (n, len(PL))
+    stat: np.ndarray  # int64 (n, len(ST)) counters for the records
     own: np.ndarray  # int64 (n, 7) talent counters per type in each circus
     hand: np.ndarray  # int64 (n, 8) action cards in hand by card (CT-CARD-1)
     disc: np.ndarray  # int64 (n, 8) action cards in the discard pile
@@ -70,33 +104,39 @@ class State(NamedTuple):
     dest: np.ndarray  # int64 (n_dest,) destination deck (top = last, see sim.core.deck)
     dest_disc: np.ndarray  # int64 (n_dest,) destination discard pile
     dest_n: np.ndarray  # int64 (2,) deck and discard sizes
-    opt: np.ndarray  # int64 (MAX_OPTIONS, 4) option scratch of the generators
     tried: np.ndarray  # int64 (7,) counters per type already rolled for in this hire (CT-AMB-37)
     plan: np.ndarray  # int64 (7,) counters declared and not yet rolled for (CT-HIRE-2) / kept set (CT-FIRE-1)
     fired: np.ndarray  # int64 (7,) talent fired by the last wage payment, waiting for a city (CT-FIRE-2)
     events: np.ndarray  # int64 (n_events,) the event deck, revealed in order (CT-OPT-EVENT-1)
     gain: np.ndarray  # int64 (n,) scoring scratch
-    rng: np.ndarray  # uint64 (4,) dice, bag and deck draws
+    mark: np.ndarray  # int64 (n,) engine scratch: VP before the month's scoring
+    reach: np.ndarray  # int64 (n_city,) engine scratch: performance level available per city (features)
 
 
-def new_state(rules: Rules, data: Data, n_players: int) -> State:
-    """Buffers for an ``n_players`` game on ``data``, zeroed but for the player count (sim.circus_train.setup
-    fills them)."""
-    rules.validate(n_players)
+LAYOUT = compose("CircusTrainState", Fields)
+State = LAYOUT.tuple_type
+
+
+def max_options(rules: Rules, n_players: int, data: Data) -> int:
+    """Rows of the option buffer (see MAX_OPTIONS)."""
+    return MAX_OPTIONS
+
+
+def allocate(rules: Rules, n_players: int, data: Data) -> Fields:
+    """Circus Train's own arrays for an ``n_players`` game on ``data``, zeroed (sim.circus_train.setup fills
+    them)."""
     n_city = data.deg.shape[0]
     n_ctr = data.ctr_kind.shape[0]
     n_dest = data.dest_city.shape[0]
     z = np.zeros
-    st = State(
-        g=z(len(GS), np.int64), pl=z((n_players, len(PL)), np.int64), own=z((n_players, N_TYPES), np.int64),
-        hand=z((n_players, N_CARDS), np.int64), disc=z((n_players, N_CARDS), np.int64),
-        city_item=np.full(n_city, -1, np.int64), city_talent=z((n_city, N_TYPES), np.int64),
-        city_char=np.full(n_city, -1, np.int64), reserve=z(N_TYPES, np.int64), ctr_where=z(n_ctr, np.int64),
-        ctr_owner=np.full(n_ctr, -1, np.int64), bag=z(n_ctr, np.int64), dest=z(n_dest, np.int64),
-        dest_disc=z(n_dest, np.int64), dest_n=z(2, np.int64), opt=z((MAX_OPTIONS, 4), np.int64),
+    return Fields(
+        g=z(len(GS), np.int64), pl=z((n_players, len(PL)), np.int64), stat=z((n_players, len(ST)), np.int64),
+        own=z((n_players, N_TYPES), np.int64), hand=z((n_players, N_CARDS), np.int64),
+        disc=z((n_players, N_CARDS), np.int64), city_item=np.full(n_city, -1, np.int64),
+        city_talent=z((n_city, N_TYPES), np.int64), city_char=np.full(n_city, -1, np.int64),
+        reserve=z(N_TYPES, np.int64), ctr_where=z(n_ctr, np.int64), ctr_owner=np.full(n_ctr, -1, np.int64),
+        bag=z(n_ctr, np.int64), dest=z(n_dest, np.int64), dest_disc=z(n_dest, np.int64), dest_n=z(2, np.int64),
         tried=z(N_TYPES, np.int64), plan=z(N_TYPES, np.int64), fired=z(N_TYPES, np.int64),
-        events=z(data.ev_effect.shape[0], np.int64), gain=z(n_players, np.int64), rng=new_rng(),
+        events=z(data.ev_effect.shape[0], np.int64), gain=z(n_players, np.int64), mark=z(n_players, np.int64),
+        reach=z(n_city, np.int64),
     )
-    st.g[GS.n] = n_players
-    return st
-

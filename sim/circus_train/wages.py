@@ -17,10 +17,11 @@ from sim.circus_train.movement import owns_character
 from sim.circus_train.points import change_rep, lose_vp
 from sim.circus_train.roustabout import city_talent_count
 from sim.circus_train.rules import CHOICES, R
-from sim.circus_train.state import GS, PL
+from sim.circus_train.state import PL
+from sim.core.state import M
 
 PAID, CHOOSE = 0, 1  # wage_begin results
-KEEP, DONE = 0, 1  # keep_options kinds (st.opt[i, 0])
+KEEP, DONE = 0, 1  # keep_options kinds (st.options[i, 0])
 SOLO_FARTHEST = CHOICES["solo_fired_city"].index("farthest")
 
 
@@ -29,7 +30,7 @@ def unit_wage(st, d: Data, rules, p: int, t: int, mult: int) -> int:
     """Wage of one counter of type t: table (+ an Event card's change) x ``mult`` (taxes 2) x 2 in solitaire
     (CT-WAGE-1, CT-SOLO-4), then Trainer Ted's $1 off per elephant (CT-OPT-CHAR-11, CT-AMB-25)."""
     w = max(0, d.wage[t] + wage_delta(st, d, t)) * mult
-    if st.g[GS.n] == 1:
+    if st.meta[M.n_players] == 1:
         w *= rules[R.solo_wage_multiplier]
     if t == ELEPHANT and owns_character(st, d, rules, p, TED):
         w = max(0, w - rules[R.ted_discount])
@@ -70,18 +71,18 @@ def wage_begin(st, d: Data, rules, p: int, mult: int) -> int:
 
 @njit(cache=True)
 def keep_options(st, d: Data, rules, p: int, mult: int) -> int:
-    """Fill ``st.opt[i] = (KEEP, type)`` for each type whose next counter still fits the money, and (DONE, -1)
+    """Fill ``st.options[i] = (KEEP, type)`` for each type whose next counter still fits the money, and (DONE, -1)
     when nothing fits or in the advanced game (H8); return the count (always >= 1)."""
     left = st.pl[p, PL.money] - kept_cost(st, d, rules, p, mult)
     n = 0
     for t in range(N_TYPES):
         if st.plan[t] < st.own[p, t] and unit_wage(st, d, rules, p, t, mult) <= left:
-            st.opt[n, 0] = KEEP
-            st.opt[n, 1] = t
+            st.options[n, 0] = KEEP
+            st.options[n, 1] = t
             n += 1
     if n == 0 or rules[R.advanced]:
-        st.opt[n, 0] = DONE
-        st.opt[n, 1] = -1
+        st.options[n, 0] = DONE
+        st.options[n, 1] = -1
         n += 1
     return n
 
@@ -135,12 +136,12 @@ def keep_apply(st, d: Data, rules, p: int, mult: int, kind: int, t: int) -> int:
 
 @njit(cache=True)
 def fired_city_options(st, rules) -> int:
-    """Fill ``st.opt[i, 0]`` with the cities whose talent group may receive fired talent (H9): every city holding
+    """Fill ``st.options[i, 0]`` with the cities whose talent group may receive fired talent (H9): every city holding
     talent (CT-FIRE-2; a lone character's city too with ``lone_character_occupies``, CT-AMB-9); return the count."""
     n = 0
     for c in range(st.city_item.shape[0]):
         if city_talent_count(st, c) > 0 or (rules[R.lone_character_occupies] and st.city_char[c] >= 0):
-            st.opt[n, 0] = c
+            st.options[n, 0] = c
             n += 1
     return n
 
@@ -149,7 +150,7 @@ def fired_city_options(st, rules) -> int:
 def fired_chooser(st, rules, firer: int) -> int:
     """Who places fired talent among several cities: the player on the firer's right (CT-FIRE-2/3); in solitaire
     the player (CT-AMB-8), or -1 when ``solo_fired_city`` lets the engine pick the farthest city."""
-    n = st.g[GS.n]
+    n = st.meta[M.n_players]
     if n == 1:
         return -1 if rules[R.solo_fired_city] == SOLO_FARTHEST else firer
     return (firer - 1 + n) % n
@@ -162,7 +163,7 @@ def fired_city_default(st, d: Data, chooser: int, firer: int, n_opt: int) -> int
     switch)."""
     best = -1
     for i in range(n_opt):
-        c = st.opt[i, 0]
+        c = st.options[i, 0]
         if best < 0:
             best = c
             continue

@@ -1,0 +1,877 @@
+"""Circus Train on the core's game loop: the hooks ``setup_game`` and ``play_on`` (CT-TURN-1b order).
+
+Every choice a player makes goes through ``sim.core.play.decide`` after the options' features are written
+(skipped for a random seat). A round is one week: the start-of-round safety fill (CT-ROUST-4), each player's turn
+from the first player (CT-TURN-1: a card or an advanced turn option, its movement, its action, then the end of the
+turn's shows and lone characters), the Roustabout phase (CT-ROUST-2) and the calendar (CT-ROUST-3); a month's end
+scores, passes the first-player marker, runs the catch-up steal after a long month, reveals an Event card and
+changes the season (CT-MONTH-1); September's end runs the taxes and final scoring (CT-SCORE-FINAL-*).
+``play_on`` keeps its place in ``g[GS.week]`` and ``g[GS.turn]`` and may stop at any turn start.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.circus_train import actions as A
+from sim.circus_train import advanced as ADV
+from sim.circus_train import hire as H
+from sim.circus_train import special_hire as SH
+from sim.circus_train import wages as W
+from sim.circus_train.calendar import GAME_END, WEEK, advance_week, is_long_month, special_hire_price
+from sim.circus_train.cards import hand_size
+from sim.circus_train.characters import can_recruit, recruit, ronald_options
+from sim.circus_train.data import (BASIC, CHARACTER, CLOWN, HOLD, N_TYPES, OVERNIGHT_HIRE, OVERNIGHT_TRANSIT, POINTS,
+                                   PR, REST, WAGE_TRANSIT, Data)
+from sim.circus_train.events import event_apply, event_chooser, event_options, hire_delta, reveal_event
+from sim.circus_train.final import final_scoring, ranking_keys, solo_band, taxed, taxes_begin
+from sim.circus_train.invariants import broken_invariant, quota_met
+from sim.circus_train.movement import arrive, move_bounds, move_options
+from sim.circus_train.perform import end_turn_shows, perform, performance_level, show_due, show_reserved_by_other
+from sim.circus_train.points import success_max
+from sim.circus_train.records import GC, PC
+from sim.circus_train.roustabout import change_season, city_talent_count, retire_lone_characters, roustabout
+from sim.circus_train.rules import CHOICES, R
+from sim.circus_train.schema import D, F
+from sim.circus_train.scoring import (catch_up_options, catch_up_thief, most_talent, pass_first_player,
+                                      score_month)
+from sim.circus_train.setup import (place_train, setup_board, setup_supply, start_city_options, start_talent_options,
+                                    take_start_talent)
+from sim.circus_train.state import GS, LAYOUT, PL, ST
+from sim.core.names import namespace
+from sim.core.play import bind, checking, decide, end_game, event, paused, scored
+from sim.core.state import M
+
+EV = namespace("EV", (
+    "start_talent",  # seat takes type a0
+    "start_city",  # seat's train starts in city a0
+    "week",  # a0 week (1-based), a1 first player, a2 occupied quota met (1) or bag empty (0)
+    "turn",  # a0 ADV.PLAY / REPLAY / POCKET / EDDIE_REPLAY, a1 card or reputation steps
+    "move",  # a0 from, a1 to, a2 moved
+    "points",  # claims a Points counter: a0 VP, a1 city
+    "recruit",  # a0 character counter, a1 die, a2 recruited
+    "perform",  # a0 PR counter, a1 level, a2 money, a3 new best, a4 city
+    "show_start",  # a0 PR counter, a1 city
+    "hire_roll",  # a0 type, a1 die, a2 hired
+    "hire_buy",  # a0 type
+    "sam",  # Smuggler Sam: a0 type (-1: a reputation step)
+    "steal",  # a0 victim, a1 counters tried, a2 counters taken
+    "reserve_buy",  # a0 SH.BUY / BUY_CHARACTER, a1 type or character, a2 price
+    "wages",  # a0 money paid, a1 counters released, a2 multiplier
+    "fired_city",  # seat (the chooser) puts fired talent on city a0 (-1: the reserve)
+    "rest",  # a0 ADV.REST_* reward
+    "parade",  # a0 1 = reputation, 0 = VP
+    "month",  # the end of month a0 (its scoring follows)
+    "first_player",  # the first-player marker passes to a0
+    "month_vp",  # a0 most-talent VP, a1 best-performance / April VP, a2 VP after
+    "catch_up",  # a0 victim, a1 item (type, or 7 + character)
+    "event_card",  # a0 Event card, a1 chooser, a2 chosen type
+    "taxes",  # taxes of a 2-player game
+    "final",  # a0 VP, a1 money, a2 Best Performance, a3 PRs, a4 solitaire band
+    "end",
+))
+"""Event types of a traced game (``sim.core.play.event``): seat, then a0..a4 as listed."""
+
+POLICY = CHOICES["fired_city_policy"].index("policy")
+MONEY_ONLY = CHOICES["solo_scoring"].index("money_only")
+
+
+# ------------------------------------------------------------------------------------------------ features
+@njit(cache=True)
+def clear_features(st, decision: int, n_opt: int) -> None:
+    """Zero the decision's feature span for its first n_opt options."""
+    for f in range(st.span[decision, 0], st.span[decision, 1]):
+        for i in range(n_opt):
+            st.features[f, i] = 0.0
+
+
+@njit(cache=True)
+def asked(st, d: Data, t: int) -> int:
+    """Requests on the board that ask for talent type t (CT-PERF-2)."""
+    k = 0
+    if t < 0 or t >= N_TYPES:
+        return 0
+    for c in range(st.city_item.shape[0]):
+        item = st.city_item[c]
+        if item >= 0 and d.ctr_kind[item] == PR and d.ctr_bonus[item, t] > 0:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def rival_counters(st, p: int, c: int) -> int:
+    """Talent counters of the other circuses whose trains stand on city c (what Overnight Hire may steal)."""
+    k = 0
+    for q in range(st.meta[M.n_players]):
+        if q != p and st.pl[q, PL.city] == c:
+            for t in range(N_TYPES):
+                k += st.own[q, t]
+    return k
+
+
+@njit(cache=True)
+def fill_reach(st, d: Data, rules, p: int) -> None:
+    """st.reach[c] = the performance level p would score at city c's request (0 where p may not perform)."""
+    for c in range(st.reach.shape[0]):
+        k = st.city_item[c]
+        level = 0
+        if k >= 0 and d.ctr_kind[k] == PR and not show_reserved_by_other(st, rules, p, k):
+            level = max(1, performance_level(st, d, rules, p, k, -1))
+        st.reach[c] = level
+
+
+@njit(cache=True)
+def best_within(st, d: Data, p: int, hi: int, what: int) -> int:
+    """The most of ``what`` (0 performance level, 1 talent, 2 rival counters) over the cities within hi steps."""
+    here = st.pl[p, PL.city]
+    best = 0
+    for c in range(st.reach.shape[0]):
+        if c != here and d.dist[here, c] > hi:
+            continue
+        if what == 0:
+            v = st.reach[c]
+        elif what == 1:
+            v = city_talent_count(st, c)
+        else:
+            v = rival_counters(st, p, c)
+        best = max(best, v)
+    return best
+
+
+@njit(cache=True)
+def fill_turn_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+    """Features of the turn options (H3): what each card can reach, costs, wages."""
+    clear_features(st, D.turn_option, n_opt)
+    fill_reach(st, d, rules, p)
+    here = st.pl[p, PL.city]
+    bill = W.wage_bill(st, d, rules, p, 1)
+    price = special_hire_price(st, d)
+    fe = st.features
+    for i in range(n_opt):
+        kind = st.options[i, 0]
+        if kind == ADV.POCKET:
+            fe[F.to_pocket, i] = st.options[i, 1] * rules[R.pocket_money]
+            continue
+        card = st.options[i, 1]
+        lo, hi = move_bounds(st, d, rules, p, card)
+        fe[F.to_move, i] = hi
+        fe[F.to_replay, i] = 1.0 if kind == ADV.REPLAY else 0.0
+        fe[F.to_hand_left, i] = hand_size(st, p) - (1 if kind == ADV.PLAY else 0)
+        if card == OVERNIGHT_TRANSIT or card == HOLD or card == BASIC:
+            reach = hi if card == OVERNIGHT_TRANSIT else 0
+            level = best_within(st, d, p, reach, 0)
+            fe[F.to_perform, i] = level
+            fe[F.to_new_best, i] = 1.0 if level > st.pl[p, PL.best] else 0.0
+            fe[F.to_hire, i] = best_within(st, d, p, reach, 1)
+            if show_due(st, p) and st.reach[here] > 0:
+                fe[F.to_show_due, i] = 1.0
+        elif card == OVERNIGHT_HIRE:
+            fe[F.to_steal, i] = best_within(st, d, p, hi, 2)
+            fe[F.to_hire, i] = best_within(st, d, p, hi, 1)
+            fe[F.to_buy, i] = price if st.pl[p, PL.money] >= price else 0
+        elif card == WAGE_TRANSIT:
+            fe[F.to_wages, i] = bill
+            fe[F.to_wage_short, i] = 1.0 if bill > st.pl[p, PL.money] else 0.0
+        elif card == REST:
+            fe[F.to_rest, i] = 1.0
+
+
+@njit(cache=True)
+def fill_destination_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+    """Features of the movement outcomes (H4): request, talent, Points counter, rivals at each end city."""
+    clear_features(st, D.destination, n_opt)
+    fill_reach(st, d, rules, p)
+    fe = st.features
+    for i in range(n_opt):
+        c = st.options[i, 0]
+        moved = st.options[i, 1] != 0
+        fe[F.ds_perform, i] = st.reach[c]
+        fe[F.ds_new_best, i] = 1.0 if st.reach[c] > st.pl[p, PL.best] else 0.0
+        fe[F.ds_talent, i] = city_talent_count(st, c)
+        k = st.city_item[c]
+        if k >= 0 and d.ctr_kind[k] == POINTS and (moved or not rules[R.claim_requires_step]):
+            fe[F.ds_points, i] = d.ctr_points[k]
+        fe[F.ds_rivals, i] = rival_counters(st, p, c)
+        fe[F.ds_stay, i] = 0.0 if moved else 1.0
+        fe[F.ds_canada, i] = d.is_start[c]
+        fe[F.ds_character, i] = 1.0 if st.city_char[c] >= 0 else 0.0
+        fe[F.ds_show_lost, i] = 1.0 if moved and st.pl[p, PL.show] >= 0 else 0.0
+
+
+@njit(cache=True)
+def fill_action_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+    """Features of the actions after the movement (H5)."""
+    clear_features(st, D.action, n_opt)
+    c = st.pl[p, PL.city]
+    k = st.city_item[c]
+    level = 0
+    if k >= 0 and d.ctr_kind[k] == PR:
+        level = performance_level(st, d, rules, p, k, -1)
+    fe = st.features
+    for i in range(n_opt):
+        kind = st.options[i, 0]
+        if kind == A.PERFORM:
+            fe[F.ac_perform, i] = 1.0
+            fe[F.ac_level, i] = level
+            fe[F.ac_new_best, i] = 1.0 if level > st.pl[p, PL.best] else 0.0
+        elif kind == A.HIRE:
+            fe[F.ac_hire, i] = 1.0
+            fe[F.ac_hire_talent, i] = city_talent_count(st, c)
+        elif kind == A.NOTHING:
+            fe[F.ac_nothing, i] = 1.0
+        elif kind == A.MOVE:
+            fe[F.ac_move, i] = 1.0
+        elif kind == A.PARADE:
+            fe[F.ac_parade, i] = 1.0
+
+
+@njit(cache=True)
+def gains_majority(st, p: int, t: int) -> bool:
+    """One more counter of type t makes p the sole owner of the most (CT-SCORE-MONTH-1)."""
+    top = 0
+    for q in range(st.meta[M.n_players]):
+        if q != p:
+            top = max(top, st.own[q, t])
+    return st.own[p, t] <= top < st.own[p, t] + 1
+
+
+@njit(cache=True)
+def fill_hire_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+    """Features of the hire steps (H6): odds, wage, requests, fame and majority of the counter's type."""
+    clear_features(st, D.hire_step, n_opt)
+    odds = min(6, success_max(st, d, rules, p, rules[R.hire_success_max]) + hire_delta(st, d))
+    fe = st.features
+    for i in range(n_opt):
+        kind = st.options[i, 0]
+        t = st.options[i, 1]
+        cost = 0
+        if kind == H.ADD:
+            fe[F.hs_add, i] = 1.0
+            fe[F.hs_odds, i] = odds
+        elif kind == H.GO:
+            fe[F.hs_go, i] = 1.0
+        elif kind == H.ROLL_ONE:
+            fe[F.hs_roll, i] = 1.0
+            fe[F.hs_odds, i] = odds
+        elif kind == H.BUY_IT:
+            fe[F.hs_buy, i] = 1.0
+            fe[F.hs_odds, i] = 6.0
+            cost = rules[R.hire_buy_cost]
+        elif kind == H.PASS:
+            fe[F.hs_pass, i] = 1.0
+        else:
+            fe[F.hs_sam, i] = 1.0
+            fe[F.hs_odds, i] = 6.0
+        fe[F.hs_money_left, i] = (st.pl[p, PL.money] - cost) / 10.0
+        if t >= 0 and kind != H.PASS:
+            fe[F.hs_wage, i] = d.wage[t]
+            fe[F.hs_asked, i] = asked(st, d, t)
+            fe[F.hs_famous, i] = 1.0 if st.own[p, t] + 1 == rules[R.famous_threshold] else 0.0
+            fe[F.hs_majority, i] = 1.0 if gains_majority(st, p, t) else 0.0
+            fe[F.hs_animal_new, i] = 1.0 if d.is_animal[t] and st.own[p, t] == 0 else 0.0
+
+
+@njit(cache=True)
+def fill_special_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+    """Features of the Special Hire choices (H7)."""
+    clear_features(st, D.special_hire, n_opt)
+    price = special_hire_price(st, d)
+    fe = st.features
+    for i in range(n_opt):
+        kind = st.options[i, 0]
+        arg = st.options[i, 1]
+        if kind == SH.HIRE:
+            fe[F.sp_hire, i] = 1.0
+        elif kind == SH.STEAL:
+            fe[F.sp_steal, i] = 1.0
+            fe[F.sp_victim_vp, i] = st.pl[arg, PL.vp] - st.pl[p, PL.vp]
+            fe[F.sp_victim_counters, i] = owned(st, arg)
+        else:
+            fe[F.sp_buy, i] = 1.0
+            fe[F.sp_price, i] = price
+            if kind == SH.BUY:
+                fe[F.sp_asked, i] = asked(st, d, arg)
+
+
+@njit(cache=True)
+def owned(st, q: int) -> int:
+    """Talent counters in q's circus."""
+    k = 0
+    for t in range(N_TYPES):
+        k += st.own[q, t]
+    return k
+
+
+@njit(cache=True)
+def fill_steal_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+    """Features of the steal target sets (H7)."""
+    clear_features(st, D.steal_target, n_opt)
+    fe = st.features
+    for i in range(n_opt):
+        for j in range(3):
+            x = st.options[i, j]
+            if x == SH.NONE:
+                continue
+            fe[F.sl_count, i] += 1.0
+            if x >= N_TYPES:
+                fe[F.sl_character, i] += 1.0
+                continue
+            fe[F.sl_asked, i] += asked(st, d, x)
+            fe[F.sl_wage, i] += d.wage[x]
+            if st.own[p, x] + 1 == rules[R.famous_threshold]:
+                fe[F.sl_famous, i] += 1.0
+
+
+@njit(cache=True)
+def fill_keep_features(st, d: Data, rules, p: int, mult: int, n_opt: int) -> None:
+    """Features of the wage choices (H8): keep one more counter of a type, or stop."""
+    clear_features(st, D.wage_keep, n_opt)
+    fe = st.features
+    for i in range(n_opt):
+        if st.options[i, 0] == W.DONE:
+            fe[F.wk_done, i] = 1.0
+            continue
+        t = st.options[i, 1]
+        fe[F.wk_wage, i] = W.unit_wage(st, d, rules, p, t, mult)
+        fe[F.wk_asked, i] = asked(st, d, t)
+        fe[F.wk_famous, i] = 1.0 if st.plan[t] < rules[R.famous_threshold] <= st.own[p, t] else 0.0
+        fe[F.wk_last_animal, i] = 1.0 if d.is_animal[t] and st.plan[t] == 0 else 0.0
+        fe[F.wk_clown, i] = 1.0 if t == CLOWN and st.plan[t] == 0 else 0.0
+
+
+# ------------------------------------------------------------------------------------------------ choices
+@njit(cache=True)
+def yes_no(st, p: int, decision: int, feature: int) -> bool:
+    """A two-way choice: option 0 = no, option 1 = yes (the feature marks yes)."""
+    st.options[0, 0] = 0
+    st.options[1, 0] = 1
+    if scored(st, p):
+        clear_features(st, decision, 2)
+        st.features[feature, 1] = 1.0
+    return decide(st, p, decision, 2) == 1
+
+
+@njit(cache=True)
+def move(st, d: Data, rules, p: int, card: int) -> None:
+    """The card's movement (CT-MOVE-*): pick an end city, arrive (Points counter), maybe recruit a character."""
+    lo, hi = move_bounds(st, d, rules, p, card)
+    n_opt = move_options(st, d, p, lo, hi)
+    if scored(st, p):
+        fill_destination_features(st, d, rules, p, n_opt)
+    i = decide(st, p, D.destination, n_opt)
+    city = st.options[i, 0]
+    moved = st.options[i, 1] != 0
+    start = st.pl[p, PL.city]
+    vp = arrive(st, d, rules, p, city, moved)
+    event(st, p, EV.move, start, city, 1 if moved else 0)
+    if vp > 0:
+        st.stat[p, ST.vp_points] += vp
+        event(st, p, EV.points, vp, city)
+    if can_recruit(st, d, rules, p, moved) and yes_no(st, p, D.recruit, F.rc_yes):
+        k = st.city_char[city]
+        die = recruit(st, d, rules, p)
+        got = st.city_char[city] < 0
+        st.stat[p, ST.recruits] += 1 if got else 0
+        event(st, p, EV.recruit, k, die, 1 if got else 0)
+
+
+@njit(cache=True)
+def do_perform(st, d: Data, rules, p: int) -> None:
+    """Perform at the request on p's city (CT-PERF-*), with Ringmaster Ronald's choice if p owns him."""
+    n_opt = ronald_options(st, d, rules, p)
+    c = st.pl[p, PL.city]
+    k = st.city_item[c]
+    if n_opt > 1 and scored(st, p):
+        clear_features(st, D.ronald, n_opt)
+        for i in range(n_opt):
+            st.features[F.ro_level, i] = performance_level(st, d, rules, p, k, st.options[i, 0])
+    ronald = st.options[decide(st, p, D.ronald, n_opt), 0]
+    money = st.pl[p, PL.money]
+    best = st.pl[p, PL.best]
+    level = perform(st, d, rules, p, ronald)
+    if level < 0:
+        st.stat[p, ST.shows_started] += 1
+        event(st, p, EV.show_start, k, c)
+        return
+    gained = st.pl[p, PL.money] - money
+    st.stat[p, ST.performances] += 1
+    st.stat[p, ST.perf_money] += gained
+    event(st, p, EV.perform, k, level, gained, 1 if st.pl[p, PL.best] > best else 0, c)
+
+
+@njit(cache=True)
+def do_hire(st, d: Data, rules, p: int) -> None:
+    """One hire action (CT-HIRE-*): declare, roll, buy after a failure, until the action is over."""
+    H.hire_begin(st)
+    while not H.hire_over(st):
+        n_opt = H.hire_options(st, d, rules, p)
+        if n_opt == 0:
+            break
+        if scored(st, p):
+            fill_hire_features(st, d, rules, p, n_opt)
+        i = decide(st, p, D.hire_step, n_opt)
+        kind = st.options[i, 0]
+        t = st.options[i, 1]
+        owned = st.own[p, t] if t >= 0 else 0
+        die = H.hire_apply(st, d, rules, p, kind, t)
+        got = t >= 0 and st.own[p, t] > owned
+        st.stat[p, ST.hired] += 1 if got else 0
+        if kind == H.ROLL_ONE:
+            st.stat[p, ST.hire_rolls] += 1
+            event(st, p, EV.hire_roll, t, die, 1 if got else 0)
+        elif kind == H.BUY_IT:
+            st.stat[p, ST.hire_buys] += 1
+            event(st, p, EV.hire_buy, t)
+        elif kind == H.SAM_TAKE or kind == H.SAM_REP:
+            event(st, p, EV.sam, t)
+
+
+@njit(cache=True)
+def special_hire(st, d: Data, rules, p: int) -> None:
+    """Special Hire (CT-SPH-1): hire, steal from a rival on the city, or buy from the reserve."""
+    n_opt = SH.special_hire_options(st, d, rules, p)
+    if n_opt == 0:
+        return
+    if scored(st, p):
+        fill_special_features(st, d, rules, p, n_opt)
+    i = decide(st, p, D.special_hire, n_opt)
+    kind = st.options[i, 0]
+    arg = st.options[i, 1]
+    if kind == SH.HIRE:
+        do_hire(st, d, rules, p)
+    elif kind == SH.STEAL:
+        n_opt = SH.steal_options(st, d, rules, p, arg)
+        if scored(st, p):
+            fill_steal_features(st, d, rules, p, n_opt)
+        j = decide(st, p, D.steal_target, n_opt)
+        a = st.options[j, 0]
+        b = st.options[j, 1]
+        c = st.options[j, 2]
+        tried = 1 + (1 if b != SH.NONE else 0) + (1 if c != SH.NONE else 0)
+        got = SH.steal(st, d, rules, p, arg, a, b, c)
+        st.stat[p, ST.steal_rolls] += tried
+        st.stat[p, ST.stolen] += got
+        st.stat[arg, ST.robbed] += got
+        event(st, p, EV.steal, arg, tried, got)
+    else:
+        price = special_hire_price(st, d)
+        SH.buy(st, d, p, kind, arg)
+        st.stat[p, ST.reserve_buys] += 1
+        event(st, p, EV.reserve_buy, kind, arg, price)
+
+
+@njit(cache=True)
+def pay_wages(st, d: Data, rules, p: int, mult: int, begun: int, money: int) -> None:
+    """Finish a wage payment begun with ``begun`` (W.PAID or W.CHOOSE) by a player who had ``money`` before it:
+    choose the kept set, release the rest, and (basic game) place the fired talent on a city (CT-WAGE-*,
+    CT-FIRE-*, CT-ADV-WAGE-1)."""
+    released = 0
+    if begun == W.CHOOSE:
+        while True:
+            n_opt = W.keep_options(st, d, rules, p, mult)
+            if scored(st, p):
+                fill_keep_features(st, d, rules, p, mult, n_opt)
+            i = decide(st, p, D.wage_keep, n_opt)
+            kind = st.options[i, 0]
+            t = st.options[i, 1]
+            released = W.keep_apply(st, d, rules, p, mult, kind, t)
+            if kind == W.DONE:
+                break
+    st.stat[p, ST.fired] += released
+    if released > 0 and not rules[R.advanced]:
+        place_fired_talent(st, d, rules, p)
+    paid = money - st.pl[p, PL.money]
+    st.stat[p, ST.wages_paid] += paid
+    event(st, p, EV.wages, paid, released, mult)
+
+
+@njit(cache=True)
+def place_fired_talent(st, d: Data, rules, firer: int) -> None:
+    """Fired talent goes to a city holding talent, placed by the player on the firer's right (CT-FIRE-2/3): the
+    nearest city by default, or that player's strategy with ``fired_city_policy="policy"`` (CT-AMB-33)."""
+    n_opt = W.fired_city_options(st, rules)
+    chooser = W.fired_chooser(st, rules, firer)
+    if n_opt == 0:
+        W.place_fired(st, -1)
+        event(st, chooser, EV.fired_city, -1)
+        return
+    if chooser < 0 or n_opt == 1 or rules[R.fired_city_policy] != POLICY:
+        city = W.fired_city_default(st, d, chooser, firer, n_opt)
+    else:
+        if scored(st, chooser):
+            clear_features(st, D.fired_city, n_opt)
+            for i in range(n_opt):
+                c = st.options[i, 0]
+                st.features[F.fc_near_me, i] = -d.dist[st.pl[chooser, PL.city], c]
+                st.features[F.fc_near_firer, i] = -d.dist[st.pl[firer, PL.city], c]
+        city = st.options[decide(st, chooser, D.fired_city, n_opt), 0]
+    W.place_fired(st, city)
+    st.g[GS.fired_placed] += 1
+    event(st, chooser, EV.fired_city, city)
+
+
+@njit(cache=True)
+def wages(st, d: Data, rules, p: int) -> None:
+    """Wage & Transit's payment (CT-WAGE-2)."""
+    money = st.pl[p, PL.money]
+    pay_wages(st, d, rules, p, 1, W.wage_begin(st, d, rules, p, 1), money)
+
+
+@njit(cache=True)
+def take_action(st, d: Data, rules, p: int, card: int) -> None:
+    """What the card does after its movement (H5): perform, hire, Basic Transit's step, parade, Special Hire,
+    wages."""
+    n_opt = A.action_options(st, d, rules, p, card)
+    if n_opt == 0:
+        return
+    if scored(st, p):
+        fill_action_features(st, d, rules, p, n_opt)
+    act = st.options[decide(st, p, D.action, n_opt), 0]
+    if act == A.PERFORM:
+        do_perform(st, d, rules, p)
+    elif act == A.HIRE:
+        do_hire(st, d, rules, p)
+    elif act == A.MOVE:
+        move(st, d, rules, p, BASIC)
+    elif act == A.PARADE:
+        st.options[0, 0] = 0
+        st.options[1, 0] = 1
+        if scored(st, p):
+            clear_features(st, D.parade_reward, 2)
+            st.features[F.pa_vp, 0] = 1.0
+            st.features[F.pa_rep, 1] = 1.0
+        rep = decide(st, p, D.parade_reward, 2) == 1
+        ADV.parade(st, d, rules, p, rep)
+        st.stat[p, ST.parades] += 1
+        event(st, p, EV.parade, 1 if rep else 0)
+    elif act == A.SPECIAL_HIRE:
+        special_hire(st, d, rules, p)
+    elif act == A.WAGES:
+        wages(st, d, rules, p)
+
+
+@njit(cache=True)
+def rest(st, d: Data, rules, p: int) -> None:
+    """Rest in Canada (CT-ADV-REST-1): a clown, an acrobat or a reputation step."""
+    n_opt = ADV.rest_options(st, d, rules, p)
+    if n_opt == 0:
+        return
+    if scored(st, p):
+        clear_features(st, D.rest_reward, n_opt)
+        for i in range(n_opt):
+            if st.options[i, 0] == ADV.REST_REPUTATION:
+                st.features[F.rr_rep, i] = 1.0
+            else:
+                st.features[F.rr_talent, i] = 1.0
+    reward = st.options[decide(st, p, D.rest_reward, n_opt), 0]
+    ADV.rest_apply(st, d, p, reward)
+    st.stat[p, ST.rest_rewards] += 1
+    event(st, p, EV.rest, reward)
+
+
+@njit(cache=True)
+def play_turn(st, d: Data, rules, p: int) -> None:
+    """One player's turn (CT-TURN-1b): a turn option, the card's movement, Rest's reward, its action, then the
+    shows and lone characters at the end of the turn (CT-TWO-3, CT-OPT-CHAR-3)."""
+    n_opt = ADV.turn_options(st, d, rules, p)
+    if scored(st, p):
+        fill_turn_features(st, d, rules, p, n_opt)
+    i = decide(st, p, D.turn_option, n_opt)
+    kind = st.options[i, 0]
+    arg = st.options[i, 1]
+    card = ADV.apply_turn_option(st, d, rules, p, kind, arg)
+    event(st, p, EV.turn, kind, arg)
+    if kind == ADV.POCKET:
+        st.stat[p, ST.pockets] += 1
+    elif kind != ADV.PLAY:
+        st.stat[p, ST.replays] += 1
+    if card >= 0:
+        st.stat[p, ST.card + card] += 1
+        if A.moves_first(card):
+            move(st, d, rules, p, card)
+        if card == REST:
+            rest(st, d, rules, p)
+        take_action(st, d, rules, p, card)
+    end_turn_shows(st, p)
+    retire_lone_characters(st)
+    if checking(st):
+        assert_invariants(st, d, rules)
+
+
+# ------------------------------------------------------------------------------------------------ checks
+@njit(cache=True)
+def assert_invariants(st, d: Data, rules) -> None:
+    """Checked mode: CT-STATE-3 items 1-5 after every turn and month end."""
+    bad = broken_invariant(st, d, rules)
+    if bad == 1:
+        raise AssertionError("CT-STATE-3.1: talent is not conserved across reserve, cities and circuses")
+    if bad == 2:
+        raise AssertionError("CT-STATE-3.2: a Local News counter is not where its location says")
+    if bad == 3:
+        raise AssertionError("CT-STATE-3.3: something lies on a Canadian or non-destination city")
+    if bad == 4:
+        raise AssertionError("CT-STATE-3.4: a hand and discard pile are not the deck, or a hand is empty")
+    if bad == 5:
+        raise AssertionError("CT-STATE-3.5: VP, money or reputation out of range")
+
+
+# ------------------------------------------------------------------------------------------------ month end
+@njit(cache=True)
+def month_scoring(st, d: Data, rules, month: int) -> None:
+    """Score the month (CT-SCORE-MONTH-*), splitting the VP into most talent and best performance (or April) for
+    the records; in solitaire the most-talent VP are paid as money (CT-SOLO-5) and recorded as VP."""
+    n = st.meta[M.n_players]
+    money_only = n == 1 and rules[R.solo_scoring] == MONEY_ONLY
+    for p in range(n):
+        st.mark[p] = st.pl[p, PL.vp]
+    score_month(st, d, rules, month)
+    for p in range(n):
+        st.gain[p] = 0
+    if not rules[R.simple_variant] and not money_only:
+        most_talent(st, rules, st.gain)  # the same awards again (talent did not change): the most-talent part
+    for p in range(n):
+        talent = st.gain[p]
+        best = st.pl[p, PL.vp] - st.mark[p] - (talent if n > 1 else 0)
+        st.stat[p, ST.vp_talent] += talent
+        st.stat[p, ST.vp_best] += best
+        event(st, p, EV.month_vp, talent, best, st.pl[p, PL.vp])
+
+
+@njit(cache=True)
+def catch_up(st, d: Data, rules) -> None:
+    """After a long month the sole last player may take one counter from a rival (CT-CATCHUP-1)."""
+    thief = catch_up_thief(st, rules)
+    if thief < 0:
+        return
+    n_opt = catch_up_options(st, d, rules, thief)
+    if scored(st, thief):
+        clear_features(st, D.catch_up, n_opt)
+        for i in range(n_opt):
+            q = st.options[i, 0]
+            item = st.options[i, 1]
+            if item < 0:
+                continue
+            st.features[F.cu_take, i] = 1.0
+            st.features[F.cu_victim_vp, i] = st.pl[q, PL.vp]
+            if item < N_TYPES:
+                st.features[F.cu_wage, i] = d.wage[item]
+                st.features[F.cu_asked, i] = asked(st, d, item)
+    i = decide(st, thief, D.catch_up, n_opt)
+    q = st.options[i, 0]
+    item = st.options[i, 1]
+    if item >= 0:
+        SH.take_counter(st, d, thief, q, item)
+        st.stat[thief, ST.catchups] += 1
+        st.stat[q, ST.robbed] += 1
+        st.g[GS.catchups] += 1
+    event(st, thief, EV.catch_up, q, item)
+
+
+@njit(cache=True)
+def reveal(st, d: Data, rules) -> None:
+    """Reveal the month's Event card and carry out its choice, if any (CT-OPT-EVENT-2/3)."""
+    e = reveal_event(st, d, rules)
+    if e < 0:
+        return
+    st.g[GS.events_revealed] += 1
+    chooser = event_chooser(st, d, e)
+    t = -1
+    if chooser >= 0:
+        n_opt = event_options(st, d, e, chooser)
+        if scored(st, chooser):
+            clear_features(st, D.event_choice, n_opt)
+            for i in range(n_opt):
+                u = st.options[i, 0]
+                st.features[F.ev_owned, i] = st.own[chooser, u]
+                st.features[F.ev_wage, i] = d.wage[u]
+        t = st.options[decide(st, chooser, D.event_choice, n_opt), 0]
+        event_apply(st, d, e, chooser, t)
+    event(st, chooser, EV.event_card, e, chooser, t)
+
+
+@njit(cache=True)
+def month_end(st, d: Data, rules, month: int) -> None:
+    """The end of a month (CT-MONTH-1): scoring, the first-player marker, the catch-up steal after a long month,
+    the Event card, the change of season."""
+    n = st.meta[M.n_players]
+    event(st, -1, EV.month, month)
+    month_scoring(st, d, rules, month)
+    pass_first_player(st)
+    event(st, -1, EV.first_player, st.g[GS.first])
+    if is_long_month(d, month):
+        catch_up(st, d, rules)
+    if rules[R.event_cards] and d.month_event[month]:
+        reveal(st, d, rules)
+    if d.month_bag_change[month]:
+        change_season(st, d, rules)
+    for p in range(n):
+        st.stat[p, ST.money_month + month] = st.pl[p, PL.money]
+    if checking(st):
+        assert_invariants(st, d, rules)
+
+
+@njit(cache=True)
+def final_points(st, p: int) -> int:
+    """What final scoring changes: VP, or money in solitaire (CT-SOLO-5/6)."""
+    return st.pl[p, PL.money] if st.meta[M.n_players] == 1 else st.pl[p, PL.vp]
+
+
+@njit(cache=True)
+def game_end(st, d: Data, rules) -> None:
+    """Taxes (2 players, CT-SCORE-FINAL-1), the solitaire end wages (CT-SOLO-6), final scoring, the keys, the
+    records, then the core's end of game."""
+    n = st.meta[M.n_players]
+    for p in range(n):
+        st.stat[p, ST.vp_final] -= final_points(st, p)
+    for p in range(n):
+        if taxed(st, p):
+            event(st, p, EV.taxes)
+            mult = rules[R.taxes_wage_multiplier]
+            money = st.pl[p, PL.money]
+            pay_wages(st, d, rules, p, mult, taxes_begin(st, d, rules, p), money)
+    if n == 1:
+        money = st.pl[0, PL.money]
+        W.pay_all_or_nothing_left(st, d, rules, 0, 1)
+        st.stat[0, ST.wages_paid] += money - st.pl[0, PL.money]
+    final_scoring(st, d, rules)
+    st.g[GS.ended] = 1
+    for p in range(n):
+        st.stat[p, ST.vp_final] += final_points(st, p)
+    if checking(st):
+        assert_invariants(st, d, rules)
+    ranking_keys(st, rules, st.keys)
+    record_game(st, d, rules)
+    end_game(st, 0)
+
+
+@njit(cache=True)
+def record_game(st, d: Data, rules) -> None:
+    """Each seat's score (VP; money in solitaire; the Best Performance marker in the simple variant) and the game's
+    own columns."""
+    n = st.meta[M.n_players]
+    for p in range(n):
+        out = st.players[p]
+        if n == 1:
+            out[PC.score] = st.pl[p, PL.money]
+        elif rules[R.simple_variant]:
+            out[PC.score] = st.pl[p, PL.best]
+        else:
+            out[PC.score] = st.pl[p, PL.vp]
+        out[PC.vp] = st.pl[p, PL.vp]
+        out[PC.money] = st.pl[p, PL.money]
+        out[PC.best_performance] = st.pl[p, PL.best]
+        out[PC.requests] = st.pl[p, PL.n_pr]
+        out[PC.reputation] = st.pl[p, PL.rep] if rules[R.advanced] else -1
+        out[PC.solo_band] = solo_band(rules, st.pl[p, PL.money]) if n == 1 else -1
+        talent = 0
+        for t in range(N_TYPES):
+            out[PC.clowns + t] = st.own[p, t]
+            talent += st.own[p, t]
+        out[PC.talent] = talent
+        chars = 0
+        for k in range(st.ctr_owner.shape[0]):
+            if st.ctr_owner[k] == p and d.ctr_kind[k] == CHARACTER:
+                chars += 1
+        out[PC.characters] = chars
+        for j in range(st.stat.shape[1]):
+            out[PC.start_city + j] = st.stat[p, j]
+    g = st.games
+    g[GC.weeks] = st.g[GS.week]
+    g[GC.catchups] = st.g[GS.catchups]
+    g[GC.events_revealed] = st.g[GS.events_revealed]
+    g[GC.fired_groups] = st.g[GS.fired_placed]
+    g[GC.bag_left] = st.g[GS.bag_n]
+    g[GC.solo_band] = solo_band(rules, st.pl[0, PL.money]) if n == 1 else -1
+    for p in range(n):
+        event(st, p, EV.final, st.pl[p, PL.vp], st.pl[p, PL.money], st.pl[p, PL.best], st.pl[p, PL.n_pr],
+              g[GC.solo_band])
+    event(st, -1, EV.end)
+
+
+# ------------------------------------------------------------------------------------------------ hooks
+@njit(cache=True)
+def setup_game(st, d: Data) -> None:
+    """Hook: the basic setup (CT-SETUP-1..13) with the players' choices of starting talent and start city."""
+    rules = st.rules
+    n = st.meta[M.n_players]
+    st.g[:] = 0
+    st.stat[:, :] = 0
+    st.fired[:] = 0
+    st.plan[:] = 0
+    st.tried[:] = 0
+    setup_supply(st, d, rules)
+    for i in range(n):
+        p = (st.g[GS.first] + i) % n
+        for _ in range(rules[R.start_choice_talents]):
+            n_opt = start_talent_options(st, d)
+            if n_opt == 0:
+                break
+            if scored(st, p):
+                clear_features(st, D.start_talent, n_opt)
+                for j in range(n_opt):
+                    t = st.options[j, 0]
+                    st.features[F.st_wage, j] = d.wage[t]
+                    st.features[F.st_animal, j] = d.is_animal[t]
+                    st.features[F.st_have, j] = st.own[p, t]
+                    st.features[F.st_asked, j] = asked(st, d, t)
+            t = st.options[decide(st, p, D.start_talent, n_opt), 0]
+            take_start_talent(st, p, t)
+            event(st, p, EV.start_talent, t)
+    setup_board(st, d, rules)
+    for i in range(n):
+        p = (st.g[GS.first] + i) % n
+        n_opt = start_city_options(st, d)
+        if scored(st, p):
+            clear_features(st, D.start_city, n_opt)
+            for j in range(n_opt):
+                c = st.options[j, 0]
+                for x in range(st.city_item.shape[0]):
+                    if d.dist[c, x] <= 3:
+                        k = st.city_item[x]
+                        if k >= 0 and d.ctr_kind[k] == PR:
+                            st.features[F.sc_requests, j] += 1.0
+                        st.features[F.sc_talent, j] += city_talent_count(st, x)
+                for q in range(n):
+                    if st.pl[q, PL.city] == c:
+                        st.features[F.sc_rivals, j] += 1.0
+        c = st.options[decide(st, p, D.start_city, n_opt), 0]
+        place_train(st, d, p, c)
+        st.stat[p, ST.start_city] = c
+        event(st, p, EV.start_city, c)
+    st.g[GS.turn] = 0
+    st.meta[M.round] = 1
+    if checking(st):
+        assert_invariants(st, d, rules)
+
+
+@njit(cache=True)
+def play_on(st, d: Data) -> None:
+    """Hook: weeks from where the game stands to the end of September; returns at a turn start when paused."""
+    rules = st.rules
+    n = st.meta[M.n_players]
+    while not paused(st):
+        i = st.g[GS.turn]
+        if i == 0:
+            st.meta[M.round] = st.g[GS.week] + 1
+            roustabout(st, d, rules)  # the start-of-round safety net (CT-ROUST-4)
+            met = quota_met(st, d, rules)
+            if checking(st) and not met:
+                raise AssertionError("CT-STATE-3.6: the occupied cities miss the quota with counters in the bag")
+            event(st, -1, EV.week, st.g[GS.week] + 1, st.g[GS.first], 1 if met else 0)
+        play_turn(st, d, rules, (st.g[GS.first] + i) % n)
+        if i + 1 < n:
+            st.g[GS.turn] = i + 1
+            continue
+        st.g[GS.turn] = 0
+        roustabout(st, d, rules)  # the Roustabout phase (CT-ROUST-2)
+        if checking(st) and not quota_met(st, d, rules):
+            raise AssertionError("CT-STATE-3.6: the Roustabout phase left the quota unmet with counters in the bag")
+        result = advance_week(st, d)
+        if result != WEEK:
+            month_end(st, d, rules, d.week_month[st.g[GS.week] - 1])
+        if result == GAME_END:
+            game_end(st, d, rules)
+            return
+
+
+bind(LAYOUT, setup_game, play_on)
