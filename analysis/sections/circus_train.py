@@ -78,6 +78,6 @@ def vp_sources(run: Run) -> Section:
     return Section("Sources of victory points", blocks)
 
 
-def sections(run: Run) -> list[Section]:
-    """Every Circus Train section."""
+def sections(run: Run, threshold: float = 2.0) -> list[Section]:
+    """Every Circus Train section (``threshold``, the designer's --min-effect in pts, is not used by them yet)."""
     return [start_city(run), action_cards(run), vp_sources(run)]
