@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable, NamedTuple, Sequence
 
@@ -87,8 +87,6 @@ class GameSpec:
     chunk_size: int = 5_000
     """Games per part (one kernel call, one Parquet file per table). Small enough that the workers finish
     together: the last part of a run keeps one worker busy alone for a part's time (about 1 s here)."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Game-specific facts for its report sections and tools (never read by the core)."""
 
     def __post_init__(self) -> None:
         assert tuple(c.name for c in self.game_columns[:4]) == STANDARD_GAME, f"{self.name}: game_record()"
