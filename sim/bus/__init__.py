@@ -51,6 +51,6 @@ SPEC = GameSpec(
     render=render_game,
     load_data=lambda rules: kernel_board(load_board(rules.board)),
     check_rules=check_rules,
-    check_options=lambda seed: check_options(seed),
+    check_options=check_options,
     data_field="board",
 )
