@@ -96,7 +96,7 @@ def parse_metric(text: str, run_like: dict) -> Metric:
         k = int(kind[4:])
         return Metric(key, f"Seat {k}'s win rate" + (" (first player)" if k == 1 else ""), True)
     if not sep and kind == "rounds":
-        return Metric(key, "Game length (mean rounds)", False)
+        return Metric(key, "Mean game length in rounds", False)
     if kind == "end" and arg in run_like["end_reasons"]:
         return Metric(key, f"Share of games ending by {arg}", True)
     if kind == "strategy" and arg in run_like["strategies"]:

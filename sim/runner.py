@@ -249,7 +249,7 @@ def grow_until(play: Callable[[int], None], width: Callable[[], float], target: 
     n = min(cap, start)
     while True:
         play(n)
-        achieved = width()
+        achieved = float(width())
         if achieved < target or n >= cap:
             return {"games": n, "achieved": achieved, "reached": achieved < target, "cap": cap, "target": target}
         n = next_size(n, achieved, target, step, cap)
