@@ -213,4 +213,5 @@ def until_ci_note(manifest: dict) -> str | None:
            if u.get("reached") else
            f"it reached the cap of {u['cap']:,} games with the interval still {u['achieved']:.3g} {u['unit']} wide "
            f"(target {u['target']:g}); re-run with a larger --games to go on")
-    return f"Sequential stopping (--until-ci {u['target']:g} --metric {u['metric']}): stopped at {u['games']:,} games: {why}."
+    return (f"Sequential stopping (--until-ci {u['target']:g} --metric {u['metric']}): stopped at {u['games']:,} "
+            f"games: {why}.")

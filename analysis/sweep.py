@@ -203,7 +203,8 @@ def sweep_sections(sweep: SweepRuns, min_effect: str = DEFAULT_MIN_EFFECT) -> li
     return out
 
 
-def write_sweep_report(root: str | Path, out: str | Path | None = None, min_effect: str = DEFAULT_MIN_EFFECT) -> tuple[Path, str]:
+def write_sweep_report(root: str | Path, out: str | Path | None = None,
+                       min_effect: str = DEFAULT_MIN_EFFECT) -> tuple[Path, str]:
     """Write the sweep report (index.html, report.md, PNGs) to ``out`` (default SWEEP/report); return its
     index.html and the one-line conclusion."""
     from analysis.report import _write

@@ -80,7 +80,7 @@ def history_figure(record: dict) -> Figure:
     ax = fig.add_subplot()
     ax.fill_between(h["generation"], 100 * h["worst"], 100 * h["best"], alpha=0.2, label="worst to best candidate")
     ax.plot(h["generation"], 100 * h["mean"], "o-", label="mean candidate")
-    ax.axhline(100 / record["n_players"], **plots.EXPECTED_STYLE, label="fair share")
+    ax.axhline(100 / record["n_players"], **plots.EXPECTED_STYLE, label=f"fair share (1/{record['n_players']})")
     ax.set_xlabel(f"generation ({record['popsize']} candidates x {record['block']:,} games each)")
     ax.set_ylabel("win rate in the search games (%)")
     ax.set_title("CMA-ES search: candidates' win rate against the field")

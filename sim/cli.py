@@ -310,18 +310,17 @@ def _cmd_tune(args: argparse.Namespace) -> None:
 
 def _cmd_report(args: argparse.Namespace) -> None:
     from analysis.report import write_report
+    from analysis.sweep import write_sweep_report
+    from analysis.tune import write_tune_report
     from sim.sweep import SWEEP_MANIFEST
     from sim.tune import TUNE_MANIFEST
 
     first = args.run_dirs[0]
-    special = [(SWEEP_MANIFEST, "analysis.sweep", "write_sweep_report"), (TUNE_MANIFEST, "analysis.tune", "write_tune_report")]
-    for name, module, func in special:
-        if (first / name).is_file():
+    for manifest, writer in ((SWEEP_MANIFEST, write_sweep_report), (TUNE_MANIFEST, write_tune_report)):
+        if (first / manifest).is_file():
             if len(args.run_dirs) > 1:
-                raise PlaytestError(f"{first} is a {name.split('.')[0]} directory; report it alone")
-            import importlib
-
-            path, line = getattr(importlib.import_module(module), func)(first, args.out, args.min_effect)
+                raise PlaytestError(f"{first} holds a {manifest.removesuffix('.json')}, not a run; report it alone")
+            path, line = writer(first, args.out, args.min_effect)
             print(line)
             print(f"report written to {path}")
             return

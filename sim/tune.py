@@ -118,7 +118,8 @@ def plan_tune(game: str, players: int, against: Sequence[str], budget: int, *, s
     chosen = list(decisions) if decisions else list(schema.decisions)
     for d in chosen:
         if d not in schema.decisions:
-            raise PlaytestError(f"--decisions: unknown decision '{d}' for {game}; decisions are {', '.join(schema.decisions)}")
+            raise PlaytestError(f"--decisions: unknown decision '{d}' for {game}; "
+                                f"decisions are {', '.join(schema.decisions)}")
     params = tuple((d, f) for d in chosen for f in ((schema.filled or {}).get(d) or schema.features))
     start_w = base.weights if base.kind == "weights" else {}
     x0 = tuple(float(start_w.get(d, {}).get(f, 0.0)) for d, f in params)
