@@ -58,6 +58,11 @@ def load_sweep(root: str | Path) -> SweepRuns:
     if len(sizes) > 1:
         raise PlaytestError(f"the variants of {root} hold different numbers of games ({sorted(sizes)}); "
                             "re-run the same `playtest sweep` command to finish them")
+    seats = runs[0].players["strategy"].astype(str).to_numpy()
+    for r in runs[1:]:
+        if not (r.players["strategy"].astype(str).to_numpy() == seats).all():
+            raise PlaytestError(f"{r.run_dir} seats other strategies than {runs[0].run_dir} in the same games; "
+                                "its variants must share seed and seating: re-run it with `playtest sweep`")
     return SweepRuns(root, manifest, runs)
 
 
@@ -93,7 +98,7 @@ def sweep_figure(rows: MetricRows, sweep: SweepRuns) -> Figure:
     err = np.array([[e.value - e.lo for e in rows.estimates], [e.hi - e.value for e in rows.estimates]])
     top.errorbar(x, v, yerr=np.clip(err, 0, None), fmt="o-", capsize=4, color="tab:blue")
     top.plot([b], [v[b]], "s", color="tab:red", label=f"baseline ({sweep.ticks[b]})")
-    top.set_ylabel("%" if m.rate else "rounds")
+    top.set_ylabel("rate (%)" if m.rate else "rounds")
     top.set_title(f"{m.title} by variant\n({sweep.runs[0].n_games:,} games each, 95% intervals)")
     top.legend(fontsize=8)
     d = np.array([0.0 if p is None else p.finding.estimate for p in rows.paired])
@@ -165,6 +170,9 @@ def _table(rows: MetricRows, sweep: SweepRuns) -> pd.DataFrame:
 def sample_size_advice(rows: MetricRows, effect: float = 1.0) -> str:
     """How many games per variant resolve a difference of ``effect`` points, with and without pairing."""
     pairs = [p for p in rows.paired if p is not None]
+    if not any(p.sd_paired > 0 for p in pairs):
+        return (f"Sample size: every variant gives {rows.metric.title.lower()} exactly as the baseline does in every game "
+                "here, so no number of games would show a difference.")
     paired = int(np.median([p.games_for(effect) for p in pairs]))
     unpaired = int(np.median([p.games_for(effect, paired=False) for p in pairs]))
     gain = f"; without common random numbers it would take about {unpaired:,}" if unpaired > paired else ""
