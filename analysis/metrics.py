@@ -23,8 +23,6 @@ from analysis.models import cluster_ols
 from analysis.verdicts import Finding, finding
 from sim.core.errors import PlaytestError
 
-METRIC_FORMS = ("seatK (seat K's win rate, seat1 plays first)", "rounds (mean game length)",
-                "end:REASON (share of games ending so)", "strategy:NAME (that strategy's win rate)")
 DEFAULT_METRIC = "seat1"
 LENGTH_EFFECT = 0.05
 """The smallest change of game length that matters: 5% of the baseline's mean length."""
