@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAYTEST := $(BIN)/playtest
 
-.PHONY: demo demo-sea-trade demo-bus demo-circus-train test install bench clean
+.PHONY: demo demo-sea-trade demo-bus demo-circus-train demo-sweeps test install bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-demo: demo-sea-trade demo-bus demo-circus-train
+demo: demo-sea-trade demo-bus demo-circus-train demo-sweeps
 
 demo-sea-trade: $(STAMP)
 	$(PLAYTEST) run sea_trade --players 4 --games 1000000 --seed 1 --out runs/demo-sea_trade-4p
@@ -34,6 +34,15 @@ demo-circus-train: $(STAMP)
 	$(PLAYTEST) run circus_train --players 5 --games 50000 --seed 1 --out runs/demo-circus_train-5p
 	$(PLAYTEST) report runs/demo-circus_train-4p runs/demo-circus_train-2p runs/demo-circus_train-3p \
 		runs/demo-circus_train-5p --out reports/circus_train
+
+demo-sweeps: $(STAMP)
+	$(PLAYTEST) sweep bus --players 4 --games 50000 --vary clock_gems_45p=3,4,5,6 --seed 1 --out runs/demo-sweep-bus
+	$(PLAYTEST) report runs/demo-sweep-bus --out reports/sweep-bus-clock-gems
+	$(PLAYTEST) sweep sea_trade --players 4 --games 50000 --vary win_gold=20,25,30 --seed 1 --out runs/demo-sweep-sea_trade
+	$(PLAYTEST) report runs/demo-sweep-sea_trade --out reports/sweep-sea_trade-win-gold
+	$(PLAYTEST) tune bus --players 4 --against commuter,expander,clockmaster --start balanced --budget 240000 \
+		--block 1000 --final-games 20000 --seed 1 --out runs/demo-tune-bus
+	$(PLAYTEST) report runs/demo-tune-bus --out reports/tune-bus
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 tests

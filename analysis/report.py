@@ -13,6 +13,7 @@ import pandas as pd
 from analysis import models, plots, stats
 from analysis.card import RunAnalysis, analyse, card_section, design_sentence, seat_verdict
 from analysis.load import Run, load_run
+from analysis.metrics import until_ci_note
 from analysis.sections import Plot, Section, Table, ci, describe_display, game_comparison, game_sections, rate_display
 from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding, finding, p_is
 from sim.core.errors import PlaytestError, writable_dir
@@ -160,8 +161,10 @@ def standard_sections(run: Run, a: RunAnalysis | None = None) -> list[Section]:
               f"Final score per strategy, of winners, and the margin between first and second ({n:,} games)."),
     ]))
     curve = stats.running_rate(p, seat=0)
+    stopping = until_ci_note(run.manifest)
     out.append(Section("Sample size", [
         stats.sample_size_note(n, run.n_players, p0=a.fair if 0 < a.fair < 1 else None),
+        *([stopping] if stopping else []),
         Plot("convergence", plots.convergence(curve, a.fair, "Seat 1's win rate as games accumulate"),
              "The running estimate and its 95% interval from the games played so far."),
     ]))

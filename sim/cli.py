@@ -1,4 +1,4 @@
-"""The `playtest` command: games | strategies | run | ab | report | replay | bench.
+"""The `playtest` command: games | strategies | run | ab | sweep | tune | report | replay | bench.
 
 Bad input ends in one line on stderr naming the problem and the fix, with exit code 2.
 """
@@ -102,6 +102,44 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def _add_until_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--until-ci", type=_positive_float, metavar="W",
+                   help="sequential stopping: add parts until the metric's 95%% interval (a sweep: of every variant's "
+                        "paired difference from the baseline) is narrower than W (points for rates, rounds for "
+                        "length); --games is then the maximum")
+    p.add_argument("--metric", help="what --until-ci measures: seat1 (default; seatK for seat K), rounds, "
+                                    "end:REASON or strategy:NAME")
+
+
+def _add_sweep_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--vary", action="append", default=[], metavar="FIELD=v1,v2,...",
+                   help="a grid axis: a rules field (as --set) or weights.STRATEGY.DECISION.FEATURE, with its values "
+                        "(repeatable: the grid is every combination)")
+    p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
+
+
+def _add_tune_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help="game name (see `playtest games`)")
+    p.add_argument("--players", type=int, required=True, help="number of players")
+    p.add_argument("--against", type=_strategy_list, required=True,
+                   help="the field: strategies of the other seats (one for all, or one per other seat)")
+    p.add_argument("--budget", type=_at_least(1), required=True, help="games the search may play")
+    p.add_argument("--start", help="strategy to start from (default: the first weights strategy of --against)")
+    p.add_argument("--name", default="tuned", help="name of the tuned strategy (default tuned)")
+    p.add_argument("--decisions", type=_strategy_list, help="tune only these decisions' weights (default: all)")
+    p.add_argument("--block", type=_at_least(1), default=500, help="games per candidate (default 500)")
+    p.add_argument("--popsize", type=_at_least(2), help="candidates per generation (default: CMA-ES's 4 + 3 ln n)")
+    p.add_argument("--sigma", type=_positive_float, default=0.5, help="initial step, in units of each weight's size")
+    p.add_argument("--final-games", type=_at_least(1), default=10_000, help="fresh games measuring the result")
+    p.add_argument("--strategy-file", help="JSON file of extra strategies to register first")
+    p.add_argument("--seed", type=int, default=0, help="search seed (the final games use seed + 1)")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="FIELD=VALUE", help="rules variant")
+    p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes (default: all cores)")
+    p.add_argument("--out", help="output directory (default runs/tune-GAME-Np-NAME-seedS)")
+    p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="playtest", description="Monte Carlo balance analysis for board games.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -114,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="simulate a study and log every game")
     _add_study_args(p)
     _add_run_args(p)
+    _add_until_args(p)
 
     p = sub.add_parser("ab", help="causal A/B: the same games with one strategy swapped for a variant")
     _add_study_args(p)
@@ -122,7 +161,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", required=True, help="the strategy that replaces it in arm B (e.g. from --strategy-file)")
     p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
 
-    p = sub.add_parser("report", help="write a balance report from one or more runs")
+    p = sub.add_parser("sweep", help="a grid of rules variants or strategy weights, on common random numbers")
+    _add_study_args(p)
+    _add_run_args(p)
+    _add_until_args(p)
+    _add_sweep_args(p)
+
+    p = sub.add_parser("tune", help="search for a dominant strategy: CMA-ES over one seat's weights against a field")
+    _add_tune_args(p)
+
+    p = sub.add_parser("report", help="write a balance report from one or more runs (or a sweep or tune directory)")
     p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR")
     p.add_argument("--out", type=Path, help="report directory (default RUN_DIR/report)")
     p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
@@ -170,6 +218,8 @@ def _cmd_run(args: argparse.Namespace) -> None:
 
     _check_backend(args)
     _register_file(args.game, args.strategy_file)
+    if args.until_ci or args.metric:
+        return _run_until(args)
     run_dir = run_study(args.game, args.players, args.games, args.strategies, rotate=args.rotate, seed=args.seed,
                         jobs=args.jobs, out=args.out, overrides=args.overrides, backend=args.backend,
                         scheduler=args.scheduler, progress=not args.quiet, chunk_size=args.chunk_size,
@@ -194,9 +244,86 @@ def _cmd_ab(args: argparse.Namespace) -> None:
     print(f"report written to {path}")
 
 
+def _until(args: argparse.Namespace, study) -> tuple[str, dict]:
+    """The --until-ci metric, checked against the study, and the note the manifest keeps."""
+    from analysis.metrics import DEFAULT_METRIC, parse_metric, study_like
+
+    if not args.until_ci:
+        raise PlaytestError("--metric is what --until-ci measures; add --until-ci W or drop --metric")
+    metric = parse_metric(args.metric or DEFAULT_METRIC, study_like(study.game, study.n_players, study.lineup))
+    return metric.key, {"metric": metric.key, "unit": metric.unit}
+
+
+def _run_until(args: argparse.Namespace) -> None:
+    """`playtest run --until-ci W`: one run grown part by part until the metric's interval is narrow enough."""
+    from analysis.metrics import MIN_UNTIL_GAMES, until_ci_note
+    from analysis.sweep import run_width
+    from sim.logs import read_manifest
+    from sim.runner import execute_until
+    from sim.study import plan_study
+
+    study = plan_study(args.game, args.players, args.games, args.strategies, args.rotate, args.seed, args.overrides,
+                       args.chunk_size, args.seating)
+    key, note = _until(args, study)
+    run_dir = Path(args.out) if args.out else Path("runs") / f"{study.run_id()}-until"
+    execute_until(study, run_dir, run_width(key), args.until_ci, note, MIN_UNTIL_GAMES, jobs=args.jobs,
+                  backend=args.backend, scheduler=args.scheduler, progress=not args.quiet)
+    print(until_ci_note(read_manifest(run_dir)))
+    print(f"logs written to {run_dir}; next: playtest report {run_dir}")
+
+
+def _cmd_sweep(args: argparse.Namespace) -> None:
+    from analysis.metrics import MIN_UNTIL_GAMES
+    from analysis.sweep import sweep_width, write_sweep_report
+    from sim.study import plan_study
+    from sim.sweep import plan_sweep, run_sweep
+
+    _check_backend(args)
+    _register_file(args.game, args.strategy_file)
+    base = plan_study(args.game, args.players, args.games, args.strategies, args.rotate, args.seed, args.overrides,
+                      args.chunk_size, args.seating)
+    sweep = plan_sweep(base, args.vary)
+    until = None
+    if args.until_ci or args.metric:
+        key, note = _until(args, base)
+        until = (args.until_ci, sweep_width(key), note)
+    root = run_sweep(sweep, args.out, until=until, min_games=MIN_UNTIL_GAMES, jobs=args.jobs, backend=args.backend,
+                     scheduler=args.scheduler, progress=not args.quiet)
+    path, line = write_sweep_report(root, root / "report", args.min_effect)
+    print(line)
+    print(f"report written to {path}")
+
+
+def _cmd_tune(args: argparse.Namespace) -> None:
+    from analysis.tune import write_tune_report
+    from sim.tune import plan_tune, tune
+
+    _register_file(args.game, args.strategy_file)
+    plan = plan_tune(args.game, args.players, args.against, args.budget, start=args.start, name=args.name,
+                     decisions=args.decisions, block=args.block, popsize=args.popsize, sigma=args.sigma,
+                     seed=args.seed, final_games=args.final_games, overrides=args.overrides)
+    root = tune(plan, args.out, jobs=args.jobs, progress=not args.quiet)
+    path, line = write_tune_report(root, root / "report", args.min_effect)
+    print(line)
+    print(f"strategy file: {root / 'tuned.json'}; report written to {path}")
+
+
 def _cmd_report(args: argparse.Namespace) -> None:
     from analysis.report import write_report
+    from analysis.sweep import write_sweep_report
+    from analysis.tune import write_tune_report
+    from sim.sweep import SWEEP_MANIFEST
+    from sim.tune import TUNE_MANIFEST
 
+    first = args.run_dirs[0]
+    for manifest, writer in ((SWEEP_MANIFEST, write_sweep_report), (TUNE_MANIFEST, write_tune_report)):
+        if (first / manifest).is_file():
+            if len(args.run_dirs) > 1:
+                raise PlaytestError(f"{first} holds a {manifest.removesuffix('.json')}, not a run; report it alone")
+            path, line = writer(first, args.out, args.min_effect)
+            print(line)
+            print(f"report written to {path}")
+            return
     out = args.out or args.run_dirs[0] / "report"
     path = write_report(list(args.run_dirs), out, min_effect=args.min_effect)
     print(f"report written to {path}")
@@ -224,7 +351,7 @@ def _cmd_bench(args: argparse.Namespace) -> None:
 
 
 COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "run": _cmd_run, "ab": _cmd_ab, "report": _cmd_report,
-            "replay": _cmd_replay, "bench": _cmd_bench}
+            "replay": _cmd_replay, "bench": _cmd_bench, "sweep": _cmd_sweep, "tune": _cmd_tune}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,15 +8,17 @@ parts listed in the manifest with a good checksum are kept, the rest are (re)don
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import platform
 import socket
 import subprocess
 import time
+from dataclasses import replace
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import joblib
 from filelock import FileLock, Timeout
@@ -116,32 +118,56 @@ def one_writer(run_dir: Path) -> Iterator[None]:
         lock.release()
 
 
-def _open_run(run_dir: Path, study: Study) -> dict[str, Any]:
-    """Load a matching manifest to resume, or start a new one; refuse a directory holding another study."""
+def _open_run(run_dir: Path, study: Study, grow: bool = False) -> dict[str, Any]:
+    """Load a matching manifest to resume, or start a new one; refuse a directory holding another study.
+
+    With ``grow`` (sequential stopping) the manifest may hold fewer games of the same study: its parts
+    whose game range is unchanged are kept and the run is extended to ``study.n_games``.
+    """
     config = study.config()
     manifest = read_manifest(run_dir)
     if manifest is None:
         return {**config, "complete": False, "parts": []}
     for key, value in config.items():
-        if key != "title" and manifest.get(key) != value:
+        if key != "title" and manifest.get(key) != value and not (grow and key == "n_games"):
             raise PlaytestError(
                 f"{run_dir} holds a different study ({key} differs); pass another --out or delete that directory"
             )
+    if grow:
+        if int(manifest["n_games"]) > study.n_games:
+            raise PlaytestError(f"{run_dir} already holds {manifest['n_games']:,} games, more than --games "
+                                f"{study.n_games:,}; raise --games or pass another --out")
+        same = [e for e in manifest["parts"] if e["index"] < study.n_parts()
+                and (e.get("first_game"), e.get("n_games")) == study.part_range(e["index"])]
+        manifest.update(n_games=study.n_games, parts=same)
     return manifest
 
 
+def games_held(run_dir: Path, study: Study) -> int:
+    """Games a run directory already holds of ``study`` (any size), 0 for a new directory: where a
+    sequential run resumes."""
+    manifest = read_manifest(run_dir)
+    if manifest is None:
+        return 0
+    _open_run(run_dir, replace(study, n_games=max(study.n_games, int(manifest["n_games"]))), grow=True)
+    return int(manifest["n_games"])
+
+
 def execute(study: Study, run_dir: Path, jobs: int = -1, backend: str = "loky",
-            scheduler: str | None = None, progress: bool = True) -> Path:
-    """Play every missing part of ``study`` into ``run_dir`` and complete its manifest (one writer at a time)."""
+            scheduler: str | None = None, progress: bool = True, grow: bool = False) -> Path:
+    """Play every missing part of ``study`` into ``run_dir`` and complete its manifest (one writer at a time).
+
+    ``grow``: the directory may hold a smaller run of the same study, which is extended (see ``_open_run``).
+    """
     writable_dir(run_dir)
     with one_writer(run_dir):
-        return _execute(study, run_dir, jobs, backend, scheduler, progress)
+        return _execute(study, run_dir, jobs, backend, scheduler, progress, grow)
 
 
 def _execute(study: Study, run_dir: Path, jobs: int, backend: str, scheduler: str | None,
-             progress: bool) -> Path:
+             progress: bool, grow: bool = False) -> Path:
     """The body of ``execute``, run while this process holds the directory's lock."""
-    manifest = _open_run(run_dir, study)
+    manifest = _open_run(run_dir, study, grow)
     kept = {e["index"]: e for e in manifest["parts"] if part_is_intact(run_dir, e)}
     redo = sorted({e["index"] for e in manifest["parts"]} - set(kept))
     if redo:
@@ -204,6 +230,53 @@ def run_study(
     study = plan_study(game, players, games, strategies, rotate, seed, overrides, chunk_size, seating)
     run_dir = Path(out) if out else Path("runs") / study.run_id()
     return execute(study, run_dir, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
+
+
+
+def next_size(n: int, width: float, target: float, step: int, cap: int) -> int:
+    """The next size of a sequential run: enough games for an interval of ``width`` (shrinking as
+    1/sqrt(games)) to reach ``target`` with 10% to spare, at least one part more and at most four times
+    as many games, in whole parts of ``step`` games, never beyond ``cap``."""
+    want = n * (width / target) ** 2 * 1.1 if math.isfinite(width) else 4 * n
+    want = min(max(want, n + step), 4 * n)
+    return min(cap, step * math.ceil(want / step))
+
+
+def grow_until(play: Callable[[int], None], width: Callable[[], float], target: float, step: int, cap: int,
+               start: int) -> dict[str, Any]:
+    """Sequential stopping: ``play(n)`` games, measure the interval's ``width()``, and grow (``next_size``)
+    until it is narrower than ``target`` or ``cap`` games are played; returns what happened."""
+    n = min(cap, start)
+    while True:
+        play(n)
+        achieved = float(width())
+        if achieved < target or n >= cap:
+            return {"games": n, "achieved": achieved, "reached": achieved < target, "cap": cap, "target": target}
+        n = next_size(n, achieved, target, step, cap)
+
+
+def first_size(study: Study, min_games: int) -> int:
+    """The first step of a sequential run: whole parts holding at least ``min_games`` games (up to the cap)."""
+    return min(study.n_games, study.chunk_size * math.ceil(min_games / study.chunk_size))
+
+
+def execute_until(study: Study, run_dir: Path, width_of: Callable[[Path], float], target: float,
+                  note: dict[str, Any], min_games: int, **kw: Any) -> Path:
+    """``execute`` with sequential stopping: ``study.n_games`` is the cap; parts are added until
+    ``width_of(run_dir)`` (the 95% interval of the chosen metric) is narrower than ``target``. Resumes
+    like ``execute``; the manifest records how it stopped under ``until_ci`` (with ``note``: metric, unit).
+    ``kw``: jobs, backend, scheduler, progress."""
+    writable_dir(run_dir)
+    with one_writer(run_dir):
+        start = max(games_held(run_dir, study), first_size(study, min_games))
+        opts = {"jobs": -1, "backend": "loky", "scheduler": None, "progress": True, **kw}
+        out = grow_until(lambda n: _execute(replace(study, n_games=n), run_dir, opts["jobs"], opts["backend"],
+                                            opts["scheduler"], opts["progress"], grow=True),
+                         lambda: width_of(run_dir), target, study.chunk_size, study.n_games, start)
+        manifest = read_manifest(run_dir)
+        manifest["until_ci"] = {**note, **out}
+        write_manifest(run_dir, manifest)
+    return run_dir
 
 
 

@@ -54,6 +54,8 @@ def test_bad_input_is_one_line_exit_2(argv, needle, capsys):
 
 RUN = ["run", "bus", "--players", "4", "--games", "10"]
 AB = ["ab", "bus", "--players", "4", "--games", "10", "--base", "balanced", "--variant", "random"]
+SWEEP = ["sweep", "bus", "--players", "4", "--games", "10"]
+TUNE = ["tune", "bus", "--players", "4", "--against", "random", "--budget", "100000"]
 FILE = "/etc/hostname"
 """An existing file: not a directory, so not a usable --out."""
 
@@ -101,6 +103,20 @@ BAD_FLAGS = [
     ("--json", ["bench", "bus", "--json=1"], "ignored explicit argument '1'"),
     ("game", ["strategies", "chess"], "unknown game 'chess'"),
     ("command", ["frobnicate"], "invalid choice: 'frobnicate'"),
+    ("--until-ci", RUN + ["--until-ci", "0"], "argument --until-ci: must be a positive number"),
+    ("--metric", RUN + ["--until-ci", "2", "--metric", "seat7"], "--metric 'seat7' is not a metric of this study"),
+    ("--metric", RUN + ["--metric", "seat1"], "add --until-ci W or drop --metric"),
+    ("--vary", SWEEP + ["--vary", "nosuch=1,2"], "--vary nosuch: unknown rules field"),
+    ("--vary", SWEEP + ["--vary", "cubes="], "the grid is empty"),
+    ("--against", TUNE[:4] + ["--against", "nosuch", "--budget", "100000"], "unknown strategy 'nosuch'"),
+    ("--budget", TUNE[:6] + ["--budget", "10"], "is too small"),
+    ("--start", TUNE + ["--start", "nosuch"], "unknown strategy 'nosuch'"),
+    ("--name", TUNE + ["--name", "random"], "pick a new name"),
+    ("--decisions", TUNE + ["--decisions", "nosuch"], "unknown decision 'nosuch'"),
+    ("--block", TUNE + ["--block", "0"], "argument --block: must be at least 1"),
+    ("--popsize", TUNE + ["--popsize", "1"], "argument --popsize: must be at least 2"),
+    ("--sigma", TUNE + ["--sigma", "-1"], "argument --sigma: must be a positive number"),
+    ("--final-games", TUNE + ["--final-games", "0"], "argument --final-games: must be at least 1"),
 ]
 
 

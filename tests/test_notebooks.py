@@ -48,3 +48,12 @@ def test_notebook_analysis_cells_on_a_synthetic_run(game, tmp_path):
     assert _images(nb) >= 3
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
+
+
+def test_sweep_notebook_runs_a_real_sweep(tmp_path):
+    """The sweep notebook plays its grid through the public API and shows a figure per metric it discusses."""
+    nb = _execute(nbformat.read(ROOT / "notebooks" / "sweep.ipynb", as_version=4), tmp_path)
+    assert (tmp_path / "runs" / "nb-sweep" / "sweep.json").is_file()
+    assert _images(nb) >= 3
+    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    assert "Conclusion: varying win_gold (baseline win_gold=25)" in text
