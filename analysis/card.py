@@ -85,7 +85,9 @@ def design_sentence(a: RunAnalysis) -> str:
 def _headline_row(a: RunAnalysis) -> dict:
     """One run's headline findings, each with its label, as the cells of one table row."""
     row = {"run": a.run.label}
-    if a.design.status == "confounded":
+    if a.run.n_players == 1:
+        row["seats vs fair share"] = "one player: no seats to compare"
+    elif a.design.status == "confounded":
         row["seats vs fair share"] = "cannot be told apart from strategy (fixed seating)"
     else:
         row["seats vs fair share"] = " · ".join(f"{f.what.split(' (')[0].replace('Seat ', '')}: {f.estimate:+.1f} {f.label}"

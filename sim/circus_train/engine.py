@@ -416,6 +416,8 @@ def do_hire(st, d: Data, rules, p: int) -> None:
         die = H.hire_apply(st, d, rules, p, kind, t)
         got = t >= 0 and st.own[p, t] > owned
         st.stat[p, ST.hired] += 1 if got else 0
+        if got:
+            st.stat[p, ST.hired_type + t] += 1
         if kind == H.ROLL_ONE:
             st.stat[p, ST.hire_rolls] += 1
             event(st, p, EV.hire_roll, t, die, 1 if got else 0)
@@ -457,6 +459,8 @@ def special_hire(st, d: Data, rules, p: int) -> None:
         price = special_hire_price(st, d)
         SH.buy(st, d, p, kind, arg)
         st.stat[p, ST.reserve_buys] += 1
+        if kind == SH.BUY:
+            st.stat[p, ST.hired_type + arg] += 1
         event(st, p, EV.reserve_buy, kind, arg, price)
 
 
@@ -706,6 +710,7 @@ def month_end(st, d: Data, rules, month: int) -> None:
         change_season(st, d, rules)
     for p in range(n):
         st.stat[p, ST.money_month + month] = st.pl[p, PL.money]
+        st.stat[p, ST.vp_month + month] = st.pl[p, PL.vp]
     if checking(st):
         assert_invariants(st, d, rules)
 
@@ -816,6 +821,7 @@ def setup_game(st, d: Data) -> None:
                     st.features[F.st_asked, j] = asked(st, d, t)
             t = st.options[decide(st, p, D.start_talent, n_opt), 0]
             take_start_talent(st, p, t)
+            st.stat[p, ST.start_talent + t] += 1
             event(st, p, EV.start_talent, t)
     setup_board(st, d, rules)
     for i in range(n):

@@ -54,6 +54,10 @@ def _stat_columns() -> list[Column]:
     cols = [Column(n, _STAT[n]) for n in ST._fields if n in _STAT]
     cols += [Column(f"card_{c}", f"times {c} was played or replayed") for c in CARDS]
     cols += [Column(f"money_{m}", f"money at the end of {m.capitalize()}, after its scoring") for m in MONTHS]
+    cols += [Column(f"vp_{m}", f"VP at the end of {m.capitalize()}, after its scoring") for m in MONTHS]
+    cols += [Column(f"start_{t}", f"{t} counters chosen at setup (CT-SETUP-8)") for t in TALENT_TYPES]
+    cols += [Column(f"hired_{t}", f"{t} counters hired (roll, $10 buy, Smuggler Sam) or bought from the reserve")
+             for t in TALENT_TYPES]
     assert len(cols) == len(ST), "records: one column per state.ST counter, in order"
     return cols
 

@@ -72,6 +72,9 @@ ST = namespace("ST", expand((
     ("rest_rewards", 1),
     ("card", N_CARDS),  # cards played (or replayed) per action card
     ("money_month", N_MONTHS),  # money at each month end, after scoring
+    ("vp_month", N_MONTHS),  # VP at each month end, after scoring (CT-STAT-11 leader dynamics)
+    ("start_talent", N_TYPES),  # talents of each type chosen at setup (CT-SETUP-8, CT-STAT-3)
+    ("hired_type", N_TYPES),  # talents of each type hired or bought from the reserve (CT-STAT-5)
 )))
 """Per-player counters for the records: ``stat[seat, ST.x]`` (``ST.card + c`` for card c)."""
 
