@@ -164,7 +164,7 @@ def card_section(analyses: Sequence[RunAnalysis]) -> Section:
         "more games needed. Win rates adjusted: seats for strategy, strategies for seat.",
         Plot("seat_ratio", plots.seat_ratio(analyses),
              "Seat win rate as a multiple of the fair share (1 = fair), 95% intervals; grey band: ± the threshold."),
-        Table(pd.DataFrame([_headline_row(a) for a in analyses]),
+        Table(pd.DataFrame([_headline_row(a) for a in analyses]).fillna("n/a"),
               "Headline findings in win-rate points (seat: effect and label; gaps with 95% intervals)."),
         Table(pd.DataFrame([length_and_ends(a.run) for a in analyses]), "Game length and how games end."),
     ]

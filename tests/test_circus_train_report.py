@@ -8,7 +8,7 @@ from tests.test_analysis_synth import write_run
 
 TITLES = ["Stand-in data", "Seats: VP and months leading", "Start city", "Starting talents", "Action-card usage",
           "Value of each talent type", "Money curves", "Sources of victory points", "Performances and final scores",
-          "Interaction", "Leader dynamics"]
+          "Interaction", "Board and supply", "Leader dynamics"]
 
 
 def test_sections_on_a_real_run(tmp_path):

@@ -60,6 +60,7 @@ def runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("ct_study")
     out = {}
     for name, players, sets, strategies in (("basic", 4, (), None), ("advanced", 4, ("advanced=true",), None),
+                                            ("hire_fixed", 4, ("hire_adaptive=false",), None),
                                             ("solo", 1, (), ["showman", "miser"])):
         out[name] = load_run(run_study("circus_train", players=players, games=240, strategies=strategies,
                                        rotate=True, seed=3, jobs=1, out=root / name, overrides=sets,
@@ -231,12 +232,30 @@ def test_ct_stat_11_leader_dynamics():
     assert "mean 0.25 [" in texts(sec)  # one change in four games
 
 
+def test_ct_stat_12_board_and_supply():
+    """CT-STAT-12: cities replenished per week, the share of games whose bag ran out (Wilson), movement per
+    strategy and the share of player-weeks ended in a dead-end city."""
+    run = fake_run({"distance": [30, 20, 10, 0], "dead_end_weeks": [27, 0, 0, 0], "points_taken": [1, 0, 0, 0],
+                    "won": [1, 0, 1, 0]}, 2,
+                   games={"replacements": [54, 27], "quota_short_weeks": [0, 2], "bag_empty_week": [0, 20],
+                          "bag_left": [5, 0]})
+    sec = S.board_and_supply(run)
+    board = tables(sec)[0].set_index("")
+    assert board.loc["cities replenished per week", "mean [95% CI]"].startswith("1.50 [")
+    lo, hi = stats.wilson(1, 2)
+    assert f"1 of 2 = {ci(0.5, float(lo), float(hi))}; median week 20." in texts(sec)
+    lo, hi = stats.wilson(27, 108)
+    assert f"27 of 108 = {ci(0.25, float(lo), float(hi))}" in texts(sec)
+    assert "Richmond" in texts(sec)
+    assert tables(sec)[1].iloc[0]["steps travelled"].startswith("15.00 [")
+
+
 def test_ct_stat_13_player_counts_and_solitaire_bands(runs):
     """CT-STAT-13: headline statistics per player count (solitaire included) and the solitaire success-table bands
     per strategy with simultaneous intervals that match analysis.stats.proportion_table."""
     sec = S.player_counts(list(runs.values()))
     t = tables(sec)[0].set_index("run")
-    assert sorted(t["players"]) == [1, 4, 4]
+    assert sorted(t["players"]) == [1, 4, 4, 4]
     assert t.loc["solo", "VP per player [95% CI]"] == "n/a"  # solitaire scores money, not VP
     solo = runs["solo"]
     sol = S.solitaire(solo)
@@ -254,7 +273,7 @@ def test_ct_stat_14_advanced_against_basic_paired(runs):
     base, adv = runs["basic"], runs["advanced"]
     names = [s.title for s in S.sections(adv)]
     assert "Advanced game" in names and "Advanced game" not in [s.title for s in S.sections(base)]
-    assert S.pairs(list(runs.values())) == [(base, adv)]
+    assert S.pairs(list(runs.values())) == [(base, adv)]  # not the hire_fixed run: it differs in more
     sec = S.advanced_vs_basic(base, adv)
     seats = tables(sec)[0]
     pb = base.players[base.players["seat"] == 0]["win_share"].to_numpy()
@@ -284,6 +303,26 @@ def test_ct_stat_16_strategy_landscape_in_the_report(runs):
     assert any(isinstance(b, Plot) and b.name == "head_to_head" for b in strat.blocks)
     ratings = [t for t in tables(strat) if "rating [95% CI]" in t.columns][0]
     assert set(ratings["strategy"]) == set(runs["basic"].players["strategy"].astype(str))
+
+
+def test_ct_stat_17_sensitivity_to_a_flipped_decision(runs):
+    """CT-STAT-17: a run with a flipped CT-AMB flag on the base run's seeds is found as a variant, compared game by
+    game, and each headline conclusion is marked as surviving or not."""
+    base, var = runs["basic"], runs["hire_fixed"]
+    assert S.variants(list(runs.values())) == [(base, var)]
+    assert S.rule_differences(base, var) == {"hire_adaptive": (True, False)}
+    sec = S.sensitivity(base, var)
+    assert "hire_adaptive: True -> False" in sec.title
+    concl = tables(sec)[0].set_index("conclusion")
+    order_b = concl.loc["strategy ranking (raw win rate)", "base"]
+    order_v = concl.loc["strategy ranking (raw win rate)", "variant"]
+    assert concl.loc["strategy ranking (raw win rate)", "survives"] == ("yes" if order_b == order_v else "no")
+    best = base.players.groupby("strategy", observed=True)["win_share"].mean().idxmax()
+    assert concl.loc["best strategy", "base"] == best
+    seats = tables(sec)[1]
+    pb = base.players[base.players["seat"] == 1]["win_share"].to_numpy()
+    pv = var.players[var.players["seat"] == 1]["win_share"].to_numpy()
+    assert seats.iloc[1]["variant minus base [95% CI]"].startswith(f"{100 * (pv - pb).mean():+.1f} pts")
 
 
 def test_reports_name_the_stand_ins(runs):

@@ -1,7 +1,7 @@
 """Circus Train sections (rules §21, CT-STAT-*): stand-in data, seats, start city, starting talents, action cards,
-the value of each talent type, money curves, VP sources, performances and final scores, interaction, leader
-dynamics, the advanced game and the optional rules, solitaire results; across runs: player counts and the advanced
-game against the basic game, paired by seed."""
+the value of each talent type, money curves, VP sources, performances and final scores, interaction, board and
+supply, leader dynamics, the advanced game and the optional rules, solitaire results; across runs: player counts,
+the advanced game against the basic game and the sensitivity to a flipped rule or other data, paired by seed."""
 
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ ADJUSTED_NOTE = ("Crude: the group's win rate minus the other players' in the sa
 
 def effect_plot(findings: Sequence[Finding], title: str, xlabel: str, threshold: float) -> Figure:
     """Effects in points with 95% intervals, one row each, against 0 and ± the threshold."""
-    fig = plots.new_figure(8.0, max(2.5, 0.45 * len(findings) + 1.6))
+    fig = plots.new_figure(10.0, max(2.5, 0.45 * len(findings) + 1.6))
     ax = fig.add_subplot()
     y = np.arange(len(findings))[::-1]
     est = np.array([f.estimate for f in findings])
@@ -120,7 +120,7 @@ def effect_plot(findings: Sequence[Finding], title: str, xlabel: str, threshold:
     ax.errorbar(est, y, xerr=np.clip(err, 0, None), fmt="o", capsize=4, color="tab:blue", label="estimate, 95% interval")
     ax.axvline(0, **plots.EXPECTED_STYLE, label="no difference")
     ax.axvspan(-threshold, threshold, color="grey", alpha=0.15, label=f"± {threshold:.3g} pts (threshold)")
-    ax.set_yticks(y, [f.what for f in findings])
+    ax.set_yticks(y, [f.what.removesuffix(" (adjusted)") for f in findings])
     ax.set_xlabel(xlabel)
     ax.set_title(title)
     ax.legend(fontsize=8, loc="best")
@@ -177,7 +177,7 @@ def start_city(run: Run) -> Section:
         blocks += [Table(frame, f"Win rate and VP by start city ({n:,} games)."),
                    Plot("start_city", plots.rate_bars(t, f"Win rate by start city ({n:,} games)", "start city",
                                                       expected=t["expected"].iloc[0], labels=labels), "95% intervals."),
-                   Table(share.map(stats.pct).reset_index(),
+                   Table(share.map(stats.pct).rename_axis(columns=None).reset_index(),
                          "Start city chosen by each strategy (row shares): a city's rate mixes in its choosers'.")]
     return Section("Start city", blocks)
 
@@ -204,7 +204,8 @@ def starting_talents(run: Run, threshold: float) -> Section:
         blocks += [Table(rate_display(t, "starting talents"),
                          f"Win rate by the two starting talents (A acrobat, F freak, H horse; {run.n_games:,} games)."),
                    Table(rows, "Each starting pair against the other players. " + ADJUSTED_NOTE),
-                   Table(choice.map(stats.pct).reset_index(), "Starting pair chosen by each strategy (row shares).")]
+                   Table(choice.map(stats.pct).rename_axis(columns=None).reset_index(),
+                         "Starting pair chosen by each strategy (row shares).")]
     return Section("Starting talents", blocks)
 
 
@@ -244,8 +245,8 @@ def talent_value(run: Run, threshold: float) -> Section:
     blocks.append(Table(table, "Win rate of players holding or hiring each type against the rest. " + ADJUSTED_NOTE))
     if adjusted:
         blocks.append(Plot("talent_value", effect_plot(
-            adjusted, f"Win rate of holders / hirers minus the rest, adjusted ({run.n_games:,} games)",
-            "win-rate difference (points), adjusted for strategy, seat and game length", threshold),
+            adjusted, f"Talent type and winning, adjusted ({run.n_games:,} games)",
+            "win rate of the group minus the rest (points), within strategy x seat", threshold),
             "Adjusted association of each talent type with winning, 95% intervals (clustered by game)."))
     return Section("Value of each talent type", blocks)
 
@@ -362,6 +363,33 @@ def interaction(run: Run, threshold: float) -> Section:
     return Section("Interaction", blocks)
 
 
+def board_and_supply(run: Run) -> Section:
+    """CT-STAT-12: cities replenished per week, weeks short of the quota, the week the bag ran out, Points counters
+    claimed, distance travelled and weeks ended in a dead-end city (one rail line)."""
+    g, p, n, blocks = run.games, run.players, run.n_games, []
+    if _need(g, ("replacements", "quota_short_weeks", "bag_empty_week", "bag_left"), "board and supply", blocks):
+        weeks = g["rounds"].astype(float)
+        blocks.append(Table(describe_display({"cities replenished per week":
+                                              stats.describe((g["replacements"] / weeks).round(2)),
+                                              "weeks short of the quota": stats.describe(g["quota_short_weeks"]),
+                                              "counters left in the bag at the end": stats.describe(g["bag_left"])}),
+                            f"Board and bag per game ({n:,} games; quotas 8 / 10 / 12 by season, CT-ROUST-2)."))
+        empty = g.loc[g["bag_empty_week"] > 0, "bag_empty_week"]
+        blocks.append(f"Games in which the bag in use ran out after a Roustabout phase: {_share(len(empty), n, 2)}"
+                      + (f"; median week {empty.median():g}." if len(empty) else "."))
+    cols = {"distance": "steps travelled", "dead_end_weeks": "weeks in a dead-end city", "points_taken":
+            "Points counters claimed"}
+    if _need(p, list(cols), "movement and Points counters", blocks):
+        blocks.append(Table(_mean_cells(p, "strategy", cols), "Movement per player and game, mean [95% CI] (steps: the "
+                                                              "shortest path between the cities left and reached)."))
+        k = int(p["dead_end_weeks"].sum())
+        data = load_data(_rules(run).get("data") or None)
+        ends = ", ".join(name for name, deg in zip(data.city_names, data.deg) if deg == 1)
+        blocks.append(f"Player-weeks ended in a dead-end city ({ends}): "
+                      f"{_share(k, int(g['rounds'].sum()) * run.n_players)}.")
+    return Section("Board and supply", blocks)
+
+
 def _sole_leaders(run: Run) -> np.ndarray:
     """[games, months] the seat with the most VP after each month end, -1 when the most is shared."""
     p = run.players.sort_values(["game_index", "seat"])
@@ -462,7 +490,7 @@ def band_plot(t: pd.DataFrame, title: str) -> Figure:
         err = np.clip(np.vstack([v - 100 * sub["lo"].to_numpy(float), 100 * sub["hi"].to_numpy(float) - v]), 0, None)
         ax.bar(x + (i - (len(strategies) - 1) / 2) * width, v, width, yerr=err, capsize=3, label=s, alpha=0.85)
     ax.set_xticks(x, list(SOLO_BANDS))
-    ax.set_xlabel("success table band (CT-SOLO-8: collapse < $100, defeat, draw, victory, incredible > $220)")
+    ax.set_xlabel("success table band (CT-SOLO-8, from the final money: collapse below \\$100 ... incredible above \\$220)")
     ax.set_ylabel("share of games (%)")
     ax.set_title(title)
     ax.legend(fontsize=8, title="strategy")
@@ -498,7 +526,7 @@ def sections(run: Run, threshold: float = 2.0) -> list[Section]:
     r = _rules(run)
     out = [stand_ins(run), seats(run), start_city(run), starting_talents(run, threshold), action_cards(run),
            talent_value(run, threshold), money_curves(run), vp_sources(run), performances(run),
-           interaction(run, threshold), leader_dynamics(run)]
+           interaction(run, threshold), board_and_supply(run), leader_dynamics(run)]
     if r.get("advanced"):
         out.append(advanced_game(run, threshold))
     if r.get("special_characters"):
@@ -557,8 +585,11 @@ def pairs(runs: Sequence[Run], flag: str = "advanced") -> list[tuple[Run, Run]]:
     def key(r: Run) -> tuple:
         m = r.manifest
         return r.n_players, m.get("seed"), tuple(r.lineup), m.get("seating")
-    off = {key(r): r for r in runs if not _rules(r).get(flag)}
-    return [(off[key(r)], r) for r in runs if _rules(r).get(flag) and key(r) in off]
+    out = []
+    for r in (r for r in runs if _rules(r).get(flag)):
+        match = [b for b in runs if key(b) == key(r) and set(rule_differences(b, r)) == {flag}]
+        out += [(match[0], r)] if match else []
+    return out
 
 
 def _rate_cell(win_share: pd.Series) -> str:
@@ -594,59 +625,131 @@ def _paired_effect(both: pd.DataFrame, mask: np.ndarray, col: str, what: str, th
     return finding(what, scale * float(res.params[0]), scale * float(res.bse[0]), threshold)
 
 
-def advanced_vs_basic(base: Run, adv: Run, threshold: float = 2.0) -> Section:
-    """The advanced game against the basic game on the same seeds: seat advantage, game length, VP sources and the
-    strategy ranking, each with the paired difference (advanced minus basic, same game index and seat)."""
-    both = _paired_rows(base, adv)
+def paired_comparison(base: Run, var: Run, names: tuple[str, str], threshold: float = 2.0
+                      ) -> tuple[list[Block], pd.DataFrame]:
+    """Blocks comparing two runs of the same games (same seed, lineup and seating): seat and strategy win rates,
+    VP sources and decisions, each with the paired difference ``names[1]`` minus ``names[0]`` (same game index and
+    seat, errors clustered by game); and the paired rows."""
+    b, v = names
+    both = _paired_rows(base, var)
     n = both["game_index"].nunique()
+    diff = f"{v} minus {b}"
     blocks: list[Block] = [
-        f"Paired design: {base.run_dir.name} (basic) and {adv.run_dir.name} (advanced) share the seed, the lineup and "
-        f"the seating, so game i seats the same strategies in both; {n:,} common games. Differences are advanced "
-        "minus basic in the same game and seat, with errors clustered by game. The game always lasts 27 weeks "
-        "(CT-CAL-1), so length is measured in decisions."]
+        f"Paired design: {base.run_dir.name} ({b}) and {var.run_dir.name} ({v}) share the seed, the lineup and the "
+        f"seating, so game i seats the same strategies in both; {n:,} common games. Differences are {diff} in the "
+        "same game and seat, with errors clustered by game. The game always lasts 27 weeks (CT-CAL-1), so length is "
+        "measured in decisions."]
     seat_rows, findings = [], []
-    for s in range(base.n_players):
-        mask = (both["seat"] == s).to_numpy()
-        f = _paired_effect(both, mask, "win_share", f"seat {s + 1}", threshold)
+    for seat in range(base.n_players):
+        mask = (both["seat"] == seat).to_numpy()
+        f = _paired_effect(both, mask, "win_share", f"seat {seat + 1}", threshold)
         findings.append(f)
-        seat_rows.append({"seat": s + 1, "basic win rate [95% CI]": _rate_cell(both.loc[mask, "win_share_b"]),
-                          "advanced win rate [95% CI]": _rate_cell(both.loc[mask, "win_share_a"]),
-                          "advanced minus basic [95% CI]": f.interval(), "label": f.label})
-    blocks.append(Table(pd.DataFrame(seat_rows), f"Seat win rates in both games ({n:,} paired games)."))
+        seat_rows.append({"seat": seat + 1, f"{b} win rate [95% CI]": _rate_cell(both.loc[mask, "win_share_b"]),
+                          f"{v} win rate [95% CI]": _rate_cell(both.loc[mask, "win_share_a"]),
+                          f"{diff} [95% CI]": f.interval(), "label": f.label})
+    blocks.append(Table(pd.DataFrame(seat_rows), f"Seat win rates in both runs ({n:,} paired games)."))
     strat_rows = []
     rank_b = both.groupby("strategy_b", observed=True)["win_share_b"].mean().rank(ascending=False)
     rank_a = both.groupby("strategy_a", observed=True)["win_share_a"].mean().rank(ascending=False)
-    for s in sorted(both["strategy_b"].astype(str).unique()):
-        mask = (both["strategy_b"].astype(str) == s).to_numpy()
-        f = _paired_effect(both, mask, "win_share", s, threshold)
+    for name in sorted(both["strategy_b"].astype(str).unique()):
+        mask = (both["strategy_b"].astype(str) == name).to_numpy()
+        f = _paired_effect(both, mask, "win_share", name, threshold)
         findings.append(f)
-        strat_rows.append({"strategy": s, "basic win rate [95% CI] (rank)":
-                           f"{_rate_cell(both.loc[mask, 'win_share_b'])} ({int(rank_b[s])})",
-                           "advanced win rate [95% CI] (rank)":
-                           f"{_rate_cell(both.loc[mask, 'win_share_a'])} ({int(rank_a[s])})",
-                           "advanced minus basic [95% CI]": f.interval(), "label": f.label})
-    blocks.append(Table(pd.DataFrame(strat_rows), "Strategy win rates and ranks in both games (raw rates; the seating "
+        strat_rows.append({"strategy": name, f"{b} win rate [95% CI] (rank)":
+                           f"{_rate_cell(both.loc[mask, 'win_share_b'])} ({int(rank_b[name])})",
+                           f"{v} win rate [95% CI] (rank)":
+                           f"{_rate_cell(both.loc[mask, 'win_share_a'])} ({int(rank_a[name])})",
+                           f"{diff} [95% CI]": f.interval(), "label": f.label})
+    blocks.append(Table(pd.DataFrame(strat_rows), "Strategy win rates and ranks in both runs (raw rates; the seating "
                                                   "is random, so seats balance out)."))
-    blocks.append(Plot("advanced_vs_basic", effect_plot(
-        findings, f"Advanced minus basic win rate, paired by game ({n:,} games)",
+    blocks.append(Plot("paired", effect_plot(
+        findings, f"{diff.capitalize()} win rate, paired by game ({n:,} games)",
         "win-rate difference (points): seats first, then strategies", threshold),
         "Paired differences with 95% intervals clustered by game."))
     vp_rows = []
     for c, name in [*VP_SOURCES.items(), ("vp_other", OTHER), ("vp", "final VP")]:
-        if f"{c}_a" in both.columns:
+        if f"{c}_a" in both.columns and (both[f"{c}_a"].any() or both[f"{c}_b"].any()):
             f = _paired_effect(both, np.ones(len(both), bool), c, name, threshold, scale=1.0)
-            vp_rows.append({"source": name, "basic [95% CI]": _mean_cell(both[f"{c}_b"]),
-                            "advanced [95% CI]": _mean_cell(both[f"{c}_a"]),
-                            "advanced minus basic (VP) [95% CI]": f"{f.estimate:+.2f} [{f.lo:+.2f}, {f.hi:+.2f}]"})
-    blocks.append(Table(pd.DataFrame(vp_rows), "Mean VP per player by source in both games, and the paired difference."))
-    dec = base.games[["game_index", "decisions"]].merge(adv.games[["game_index", "decisions"]], on="game_index",
+            vp_rows.append({"source": name, f"{b} [95% CI]": _mean_cell(both[f"{c}_b"]),
+                            f"{v} [95% CI]": _mean_cell(both[f"{c}_a"]),
+                            f"{diff} (VP) [95% CI]": f"{f.estimate:+.2f} [{f.lo:+.2f}, {f.hi:+.2f}]"})
+    blocks.append(Table(pd.DataFrame(vp_rows), "Mean VP per player by source in both runs, and the paired difference."))
+    dec = base.games[["game_index", "decisions"]].merge(var.games[["game_index", "decisions"]], on="game_index",
                                                         suffixes=("_b", "_a"))
     d = stats.describe(dec["decisions_a"].astype(float) - dec["decisions_b"].astype(float))
-    blocks.append(f"Decisions per game: basic {dec['decisions_b'].mean():.1f}, advanced {dec['decisions_a'].mean():.1f}; "
+    blocks.append(f"Decisions per game: {b} {dec['decisions_b'].mean():.1f}, {v} {dec['decisions_a'].mean():.1f}; "
                   f"paired difference {ci(d['mean'], d['mean_lo'], d['mean_hi'], percent=False, digits=1)}.")
+    return blocks, both
+
+
+def advanced_vs_basic(base: Run, adv: Run, threshold: float = 2.0) -> Section:
+    """CT-STAT-14: the advanced game against the basic game on the same seeds: seat advantage, game length, VP
+    sources and the strategy ranking, each with the paired difference (advanced minus basic)."""
+    blocks, _ = paired_comparison(base, adv, ("basic", "advanced"), threshold)
     return Section(f"Advanced against basic game ({base.n_players} players)", blocks)
 
 
+def rule_differences(base: Run, var: Run) -> dict[str, tuple]:
+    """Rules fields (the data directory included) whose values differ between two runs: field -> (base, variant)."""
+    a, b = _rules(base), _rules(var)
+    return {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)}
+
+
+def variants(runs: Sequence[Run]) -> list[tuple[Run, Run]]:
+    """(base, variant) pairs for the sensitivity study (CT-STAT-17): runs on the same seeds as an earlier-listed run
+    that differ from it in rules other than the advanced flag (a flipped CT-AMB flag, a data directory)."""
+    def key(r: Run) -> tuple:
+        m = r.manifest
+        return r.n_players, m.get("seed"), tuple(r.lineup), m.get("seating"), bool(_rules(r).get("advanced"))
+    first: dict[tuple, Run] = {}
+    out = []
+    for r in runs:
+        k = key(r)
+        if k not in first:
+            first[k] = r
+        elif rule_differences(first[k], r):
+            out.append((first[k], r))
+    return out
+
+
+def _conclusions(base: Run, var: Run, both: pd.DataFrame, threshold: float) -> pd.DataFrame:
+    """The headline conclusions of each run and whether the variant keeps them."""
+    def seat_labels(r: Run) -> str:
+        t = stats.seat_balance(r.players[r.players["game_index"].isin(both["game_index"].unique())],
+                               threshold=threshold).table
+        big = [f"seat {int(s) + 1} {d:+.1f} pts" for s, d, lab in zip(t.index, t["diff_pp"], t["label"])
+               if lab == "large"]
+        return ", ".join(big) or "no seat effect of the threshold's size"
+    def order(col: str, side: str) -> list[str]:
+        return list(both.groupby(f"strategy_{side}", observed=True)[col].mean().sort_values(ascending=False)
+                    .index.astype(str))
+    vp_b, vp_a = both["vp_b"].astype(float), both["vp_a"].astype(float)
+    rows = [("strategy ranking (raw win rate)", " > ".join(order("win_share_b", "b")),
+             " > ".join(order("win_share_a", "a"))),
+            ("best strategy", order("win_share_b", "b")[0], order("win_share_a", "a")[0]),
+            ("large seat effects (raw, paired games)", seat_labels(base), seat_labels(var)),
+            (f"final VP usually below {VP_CALIBRATION} (CT-WIN-2)", stats.pct((vp_b < VP_CALIBRATION).mean()),
+             stats.pct((vp_a < VP_CALIBRATION).mean()))]
+    out = pd.DataFrame(rows, columns=["conclusion", "base", "variant"])
+    same = [b == a for _, b, a in rows[:3]] + [(vp_b < VP_CALIBRATION).mean() > 0.5 and (vp_a < VP_CALIBRATION).mean() > 0.5]
+    out["survives"] = ["yes" if k else "no" for k in same]
+    return out
+
+
+def sensitivity(base: Run, var: Run, threshold: float = 2.0) -> Section:
+    """CT-STAT-17: a run with a flipped CT-AMB flag or other data against its base run on the same seeds: the
+    paired differences and which headline conclusions survive."""
+    diffs = rule_differences(base, var)
+    what = ", ".join(f"{k}: {a!r} -> {b!r}" for k, (a, b) in diffs.items())
+    blocks, both = paired_comparison(base, var, ("base", "variant"), threshold)
+    blocks.insert(0, f"Sensitivity (CT-STAT-17): the variant changes {what}.")
+    blocks.insert(1, Table(_conclusions(base, var, both, threshold),
+                           "Headline conclusions in the base and the variant run, and whether they survive."))
+    return Section(f"Sensitivity: {what} ({base.n_players} players)", blocks)
+
+
 def compare(runs: Sequence[Run]) -> list[Section]:
-    """Circus Train across runs: the stand-ins, player counts, and every basic/advanced pair on the same seeds."""
-    return [stand_ins_across(runs), player_counts(runs)] + [advanced_vs_basic(b, a) for b, a in pairs(runs)]
+    """Circus Train across runs: the stand-ins, player counts, every basic/advanced pair on the same seeds, and every
+    sensitivity variant (another rule or data directory on the same seeds)."""
+    return ([stand_ins_across(runs), player_counts(runs)] + [advanced_vs_basic(b, a) for b, a in pairs(runs)]
+            + [sensitivity(b, v) for b, v in variants(runs)])

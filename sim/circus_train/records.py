@@ -20,6 +20,9 @@ _GAME = [
     ("events_revealed", "Event cards revealed (optional rule, CT-OPT-EVENT-2)"),
     ("fired_groups", "groups of fired talent placed on a city (CT-FIRE-2)"),
     ("bag_left", "counters left in the bag at the end"),
+    ("replacements", "cities replenished by Roustabout phases (CT-ROUST-2)"),
+    ("bag_empty_week", "first week after whose Roustabout phase the bag in use was empty, 0 never"),
+    ("quota_short_weeks", "weeks that began with fewer occupied cities than the month's quota (bag empty)"),
     ("solo_band", "solitaire result band (0 collapse .. 4 incredible, CT-SOLO-8), -1 with 2+ players"),
 ]
 
@@ -47,6 +50,9 @@ _STAT = {  # the per-player counters of state.ST, in order (a card or month bloc
     "pockets": "times wages were pocketed (CT-ADV-POCKET-1)",
     "parades": "parades (CT-ADV-PARADE-1)",
     "rest_rewards": "Rest-in-Canada rewards (CT-ADV-REST-1)",
+    "distance": "shortest-path steps between the cities left and reached by each movement",
+    "dead_end_weeks": "weeks ended in a city with a single rail line (Omaha, St. Louis, Louisville, ...)",
+    "points_taken": "Points counters claimed (CT-PTS-1)",
 }
 
 
