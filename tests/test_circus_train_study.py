@@ -243,7 +243,7 @@ def test_ct_stat_12_board_and_supply():
     board = tables(sec)[0].set_index("")
     assert board.loc["cities replenished per week", "mean [95% CI]"].startswith("1.50 [")
     lo, hi = stats.wilson(1, 2)
-    assert f"1 of 2 = {ci(0.5, float(lo), float(hi))}; median week 20." in texts(sec)
+    assert f"1 of 2 = {ci(0.5, float(lo), float(hi), digits=2)}; median week 20." in texts(sec)
     lo, hi = stats.wilson(27, 108)
     assert f"27 of 108 = {ci(0.25, float(lo), float(hi))}" in texts(sec)
     assert "Richmond" in texts(sec)
