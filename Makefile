@@ -27,13 +27,24 @@ demo-bus: $(STAMP)
 	$(PLAYTEST) run bus --players 5 --games 200000 --seed 1 --out runs/demo-bus-5p
 	$(PLAYTEST) report runs/demo-bus-4p runs/demo-bus-3p runs/demo-bus-5p --out reports/bus
 
+# Circus Train: basic 2-5 players; the advanced game and one flipped decision (CT-AMB-37, the sensitivity study) on
+# the same seed as the 4-player basic run (the report pairs them game by game); solitaire with every strategy
+# (random seating draws one strategy per game).
+CT_ALL := random,showman,collector,miser,raider
 demo-circus-train: $(STAMP)
 	$(PLAYTEST) run circus_train --players 4 --games 200000 --seed 1 --out runs/demo-circus_train-4p
+	$(PLAYTEST) run circus_train --players 4 --games 50000 --seed 1 --set advanced=true \
+		--out runs/demo-circus_train-4p-advanced
+	$(PLAYTEST) run circus_train --players 4 --games 50000 --seed 1 --set hire_adaptive=false \
+		--out runs/demo-circus_train-4p-hire-fixed
 	$(PLAYTEST) run circus_train --players 2 --games 50000 --seed 1 --out runs/demo-circus_train-2p
 	$(PLAYTEST) run circus_train --players 3 --games 50000 --seed 1 --out runs/demo-circus_train-3p
 	$(PLAYTEST) run circus_train --players 5 --games 50000 --seed 1 --out runs/demo-circus_train-5p
-	$(PLAYTEST) report runs/demo-circus_train-4p runs/demo-circus_train-2p runs/demo-circus_train-3p \
-		runs/demo-circus_train-5p --out reports/circus_train
+	$(PLAYTEST) run circus_train --players 1 --games 50000 --seed 1 --strategies $(CT_ALL) \
+		--out runs/demo-circus_train-1p
+	$(PLAYTEST) report runs/demo-circus_train-4p runs/demo-circus_train-4p-advanced \
+		runs/demo-circus_train-4p-hire-fixed runs/demo-circus_train-2p runs/demo-circus_train-3p \
+		runs/demo-circus_train-5p runs/demo-circus_train-1p --out reports/circus_train
 
 demo-sweeps: $(STAMP)
 	$(PLAYTEST) sweep bus --players 4 --games 50000 --vary clock_gems_45p=3,4,5,6 --seed 1 --out runs/demo-sweep-bus

@@ -85,7 +85,9 @@ def design_sentence(a: RunAnalysis) -> str:
 def _headline_row(a: RunAnalysis) -> dict:
     """One run's headline findings, each with its label, as the cells of one table row."""
     row = {"run": a.run.label}
-    if a.design.status == "confounded":
+    if a.run.n_players == 1:
+        row["seats vs fair share"] = "one player: no seats to compare"
+    elif a.design.status == "confounded":
         row["seats vs fair share"] = "cannot be told apart from strategy (fixed seating)"
     else:
         row["seats vs fair share"] = " · ".join(f"{f.what.split(' (')[0].replace('Seat ', '')}: {f.estimate:+.1f} {f.label}"
@@ -162,7 +164,7 @@ def card_section(analyses: Sequence[RunAnalysis]) -> Section:
         "more games needed. Win rates adjusted: seats for strategy, strategies for seat.",
         Plot("seat_ratio", plots.seat_ratio(analyses),
              "Seat win rate as a multiple of the fair share (1 = fair), 95% intervals; grey band: ± the threshold."),
-        Table(pd.DataFrame([_headline_row(a) for a in analyses]),
+        Table(pd.DataFrame([_headline_row(a) for a in analyses]).fillna("n/a"),
               "Headline findings in win-rate points (seat: effect and label; gaps with 95% intervals)."),
         Table(pd.DataFrame([length_and_ends(a.run) for a in analyses]), "Game length and how games end."),
     ]

@@ -141,8 +141,12 @@ def standard_sections(run: Run, a: RunAnalysis | None = None) -> list[Section]:
     g, p, n = run.games, run.players, run.n_games
     rounds = stats.describe(g["rounds"])
     ends = stats.proportion_table(g["end_reason"].astype(str))
-    out = [seat_section(a)]
-    strategies = strategy_section(a)
+    if run.n_players == 1:  # solitaire: no seats or opponents; the game's sections judge the solo results
+        out = [Section("Seats", ["One player per game: there are no seats or opponents to compare, so seat and "
+                                 "strategy win rates are not reported; the game's own sections score solo play."])]
+    else:
+        out = [seat_section(a)]
+    strategies = strategy_section(a) if run.n_players > 1 else None
     if strategies is not None:
         out.append(strategies)
     out.append(Section("Game length and end reasons", [
@@ -156,10 +160,12 @@ def standard_sections(run: Run, a: RunAnalysis | None = None) -> list[Section]:
     margin = stats.winning_margin(p)
     out.append(Section("Scores", [
         Table(describe_display({str(k): stats.describe(v["score"]) for k, v in p.groupby("strategy", observed=True)}
-                               | {"winners": stats.describe(p.loc[p["won"] > 0, "score"]),
-                                  "margin 1st-2nd": stats.describe(margin)}),
+                               | ({"winners": stats.describe(p.loc[p["won"] > 0, "score"]),
+                                   "margin 1st-2nd": stats.describe(margin)} if run.n_players > 1 else {})),
               f"Final score per strategy, of winners, and the margin between first and second ({n:,} games)."),
     ]))
+    if run.n_players == 1:
+        return out
     curve = stats.running_rate(p, seat=0)
     stopping = until_ci_note(run.manifest)
     out.append(Section("Sample size", [

@@ -18,7 +18,7 @@ from sim.circus_train import advanced as ADV
 from sim.circus_train import hire as H
 from sim.circus_train import special_hire as SH
 from sim.circus_train import wages as W
-from sim.circus_train.calendar import GAME_END, WEEK, advance_week, is_long_month, special_hire_price
+from sim.circus_train.calendar import GAME_END, WEEK, advance_week, is_long_month, quota, special_hire_price
 from sim.circus_train.cards import hand_size
 from sim.circus_train.characters import can_recruit, recruit, ronald_options
 from sim.circus_train.data import (BASIC, CHARACTER, CLOWN, HOLD, N_TYPES, OVERNIGHT_HIRE, OVERNIGHT_TRANSIT, POINTS,
@@ -30,7 +30,8 @@ from sim.circus_train.movement import arrive, move_bounds, move_options
 from sim.circus_train.perform import end_turn_shows, perform, performance_level, show_due, show_reserved_by_other
 from sim.circus_train.points import success_max
 from sim.circus_train.records import GC, PC
-from sim.circus_train.roustabout import change_season, city_talent_count, retire_lone_characters, roustabout
+from sim.circus_train.roustabout import (change_season, city_talent_count, occupied_count, retire_lone_characters,
+                                         roustabout)
 from sim.circus_train.rules import CHOICES, R
 from sim.circus_train.schema import D, F
 from sim.circus_train.scoring import (catch_up_options, catch_up_thief, most_talent, pass_first_player,
@@ -364,8 +365,10 @@ def move(st, d: Data, rules, p: int, card: int) -> None:
     start = st.pl[p, PL.city]
     vp = arrive(st, d, rules, p, city, moved)
     event(st, p, EV.move, start, city, 1 if moved else 0)
+    st.stat[p, ST.distance] += d.dist[start, city]
     if vp > 0:
         st.stat[p, ST.vp_points] += vp
+        st.stat[p, ST.points_taken] += 1
         event(st, p, EV.points, vp, city)
     if can_recruit(st, d, rules, p, moved) and yes_no(st, p, D.recruit, F.rc_yes):
         k = st.city_char[city]
@@ -416,6 +419,8 @@ def do_hire(st, d: Data, rules, p: int) -> None:
         die = H.hire_apply(st, d, rules, p, kind, t)
         got = t >= 0 and st.own[p, t] > owned
         st.stat[p, ST.hired] += 1 if got else 0
+        if got:
+            st.stat[p, ST.hired_type + t] += 1
         if kind == H.ROLL_ONE:
             st.stat[p, ST.hire_rolls] += 1
             event(st, p, EV.hire_roll, t, die, 1 if got else 0)
@@ -457,6 +462,8 @@ def special_hire(st, d: Data, rules, p: int) -> None:
         price = special_hire_price(st, d)
         SH.buy(st, d, p, kind, arg)
         st.stat[p, ST.reserve_buys] += 1
+        if kind == SH.BUY:
+            st.stat[p, ST.hired_type + arg] += 1
         event(st, p, EV.reserve_buy, kind, arg, price)
 
 
@@ -706,6 +713,7 @@ def month_end(st, d: Data, rules, month: int) -> None:
         change_season(st, d, rules)
     for p in range(n):
         st.stat[p, ST.money_month + month] = st.pl[p, PL.money]
+        st.stat[p, ST.vp_month + month] = st.pl[p, PL.vp]
     if checking(st):
         assert_invariants(st, d, rules)
 
@@ -781,6 +789,9 @@ def record_game(st, d: Data, rules) -> None:
     g[GC.events_revealed] = st.g[GS.events_revealed]
     g[GC.fired_groups] = st.g[GS.fired_placed]
     g[GC.bag_left] = st.g[GS.bag_n]
+    g[GC.replacements] = st.g[GS.replacements]
+    g[GC.bag_empty_week] = st.g[GS.bag_empty_week]
+    g[GC.quota_short_weeks] = st.g[GS.quota_short]
     g[GC.solo_band] = solo_band(rules, st.pl[0, PL.money]) if n == 1 else -1
     for p in range(n):
         event(st, p, EV.final, st.pl[p, PL.vp], st.pl[p, PL.money], st.pl[p, PL.best], st.pl[p, PL.n_pr],
@@ -816,6 +827,7 @@ def setup_game(st, d: Data) -> None:
                     st.features[F.st_asked, j] = asked(st, d, t)
             t = st.options[decide(st, p, D.start_talent, n_opt), 0]
             take_start_talent(st, p, t)
+            st.stat[p, ST.start_talent + t] += 1
             event(st, p, EV.start_talent, t)
     setup_board(st, d, rules)
     for i in range(n):
@@ -853,17 +865,23 @@ def play_on(st, d: Data) -> None:
         i = st.g[GS.turn]
         if i == 0:
             st.meta[M.round] = st.g[GS.week] + 1
-            roustabout(st, d, rules)  # the start-of-round safety net (CT-ROUST-4)
+            st.g[GS.replacements] += roustabout(st, d, rules)  # the start-of-round safety net (CT-ROUST-4)
             met = quota_met(st, d, rules)
+            st.g[GS.quota_short] += 1 if occupied_count(st, rules) < quota(st, d) else 0
             if checking(st) and not met:
                 raise AssertionError("CT-STATE-3.6: the occupied cities miss the quota with counters in the bag")
             event(st, -1, EV.week, st.g[GS.week] + 1, st.g[GS.first], 1 if met else 0)
-        play_turn(st, d, rules, (st.g[GS.first] + i) % n)
+        p = (st.g[GS.first] + i) % n
+        play_turn(st, d, rules, p)
+        if d.deg[st.pl[p, PL.city]] == 1:
+            st.stat[p, ST.dead_end_weeks] += 1
         if i + 1 < n:
             st.g[GS.turn] = i + 1
             continue
         st.g[GS.turn] = 0
-        roustabout(st, d, rules)  # the Roustabout phase (CT-ROUST-2)
+        st.g[GS.replacements] += roustabout(st, d, rules)  # the Roustabout phase (CT-ROUST-2)
+        if st.g[GS.bag_n] == 0 and st.g[GS.bag_empty_week] == 0:
+            st.g[GS.bag_empty_week] = st.g[GS.week] + 1
         if checking(st) and not quota_met(st, d, rules):
             raise AssertionError("CT-STATE-3.6: the Roustabout phase left the quota unmet with counters in the bag")
         result = advance_week(st, d)

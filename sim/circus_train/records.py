@@ -20,6 +20,9 @@ _GAME = [
     ("events_revealed", "Event cards revealed (optional rule, CT-OPT-EVENT-2)"),
     ("fired_groups", "groups of fired talent placed on a city (CT-FIRE-2)"),
     ("bag_left", "counters left in the bag at the end"),
+    ("replacements", "cities replenished by Roustabout phases (CT-ROUST-2)"),
+    ("bag_empty_week", "first week after whose Roustabout phase the bag in use was empty, 0 never"),
+    ("quota_short_weeks", "weeks that began with fewer occupied cities than the month's quota (bag empty)"),
     ("solo_band", "solitaire result band (0 collapse .. 4 incredible, CT-SOLO-8), -1 with 2+ players"),
 ]
 
@@ -47,6 +50,9 @@ _STAT = {  # the per-player counters of state.ST, in order (a card or month bloc
     "pockets": "times wages were pocketed (CT-ADV-POCKET-1)",
     "parades": "parades (CT-ADV-PARADE-1)",
     "rest_rewards": "Rest-in-Canada rewards (CT-ADV-REST-1)",
+    "distance": "shortest-path steps between the cities left and reached by each movement",
+    "dead_end_weeks": "weeks ended in a city with a single rail line (Omaha, St. Louis, Louisville, ...)",
+    "points_taken": "Points counters claimed (CT-PTS-1)",
 }
 
 
@@ -54,6 +60,10 @@ def _stat_columns() -> list[Column]:
     cols = [Column(n, _STAT[n]) for n in ST._fields if n in _STAT]
     cols += [Column(f"card_{c}", f"times {c} was played or replayed") for c in CARDS]
     cols += [Column(f"money_{m}", f"money at the end of {m.capitalize()}, after its scoring") for m in MONTHS]
+    cols += [Column(f"vp_{m}", f"VP at the end of {m.capitalize()}, after its scoring") for m in MONTHS]
+    cols += [Column(f"start_{t}", f"{t} counters chosen at setup (CT-SETUP-8)") for t in TALENT_TYPES]
+    cols += [Column(f"hired_{t}", f"{t} counters hired (roll, $10 buy, Smuggler Sam) or bought from the reserve")
+             for t in TALENT_TYPES]
     assert len(cols) == len(ST), "records: one column per state.ST counter, in order"
     return cols
 

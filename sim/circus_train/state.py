@@ -32,6 +32,9 @@ GS = namespace("GS", [
     "events_revealed",  # engine: Event cards revealed
     "catchups",  # engine: catch-up steals that took a counter
     "fired_placed",  # engine: fired groups placed on a city
+    "replacements",  # engine: cities replenished by Roustabout phases (CT-ROUST-2, CT-STAT-12)
+    "bag_empty_week",  # engine: first week after whose Roustabout phase the bag was empty, 0 never (CT-STAT-12)
+    "quota_short",  # engine: weeks that began with fewer occupied cities than the quota (CT-STAT-12)
 ])
 PL = namespace("PL", [
     "city",  # train position (-1 before CT-SETUP-13)
@@ -70,8 +73,14 @@ ST = namespace("ST", expand((
     ("pockets", 1),
     ("parades", 1),
     ("rest_rewards", 1),
+    ("distance", 1),  # shortest-path steps between the cities left and reached by each movement (CT-STAT-12)
+    ("dead_end_weeks", 1),  # weeks ended in a city with a single rail line (CT-STAT-12)
+    ("points_taken", 1),  # Points counters claimed (CT-PTS-1, CT-STAT-12)
     ("card", N_CARDS),  # cards played (or replayed) per action card
     ("money_month", N_MONTHS),  # money at each month end, after scoring
+    ("vp_month", N_MONTHS),  # VP at each month end, after scoring (CT-STAT-11 leader dynamics)
+    ("start_talent", N_TYPES),  # talents of each type chosen at setup (CT-SETUP-8, CT-STAT-3)
+    ("hired_type", N_TYPES),  # talents of each type hired or bought from the reserve (CT-STAT-5)
 )))
 """Per-player counters for the records: ``stat[seat, ST.x]`` (``ST.card + c`` for card c)."""
 
