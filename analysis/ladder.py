@@ -185,6 +185,26 @@ def ladder_section(levels: Sequence[Level], title: str = "Strength ladder") -> S
     return Section(title, blocks)
 
 
+LADDER_AFTER = ("First player", "Balance card")
+"""A ladder joins a balance report after the first section whose title starts with one of these (in order)."""
+
+
+def insert_ladders(sections: list[Section], roots: Sequence[str | Path], min_effect: str = DEFAULT_MIN_EFFECT
+                   ) -> list[Section]:
+    """``sections`` with a ladder section per ladder directory, after the first-player section if the report has
+    one (the ladder asks whether the seat advantage survives stronger play), else after the balance card."""
+    ladders = []
+    for root in roots:
+        levels = load_ladder(root, min_effect)
+        run = levels[0].analysis.run
+        ladders.append(ladder_section(levels, f"Strength ladder: {run.n_players} players, {run.n_games:,} games per level"))
+    for key in LADDER_AFTER:
+        at = next((i for i, s in enumerate(sections) if s.title.split(": ")[-1].startswith(key)), None)
+        if at is not None:
+            return sections[:at + 1] + ladders + sections[at + 1:]
+    return sections + ladders
+
+
 def write_ladder_report(root: str | Path, out_dir: str | Path, min_effect: str = DEFAULT_MIN_EFFECT) -> tuple[Path, str]:
     """The ladder report (index.html, report.md, PNGs) in ``out_dir``; returns its path and the headline line."""
     levels = load_ladder(root, min_effect)

@@ -225,12 +225,19 @@ def _load(run_dirs: Sequence[str | Path]) -> list[Run]:
     return runs
 
 
-def write_report(run_dirs: Sequence[str | Path], out_dir: str | Path, min_effect: str = DEFAULT_MIN_EFFECT) -> Path:
-    """Load the runs, build every section, write out_dir/index.html, report.md and the PNGs; return index.html."""
+def write_report(run_dirs: Sequence[str | Path], out_dir: str | Path, min_effect: str = DEFAULT_MIN_EFFECT,
+                 ladders: Sequence[str | Path] = ()) -> Path:
+    """Load the runs, build every section, write out_dir/index.html, report.md and the PNGs; return index.html.
+    ``ladders``: strength-ladder directories (`playtest ladder`) whose sections join the report."""
     runs = _load(run_dirs)
     writable_dir(out_dir)
     title = " vs ".join(dict.fromkeys(r.title for r in runs)) + " balance report"
-    return _write(runs, build_sections(runs, min_effect), title, out_dir)
+    sections = build_sections(runs, min_effect)
+    if ladders:
+        from analysis.ladder import insert_ladders
+
+        sections = insert_ladders(sections, ladders, min_effect)
+    return _write(runs, sections, title, out_dir)
 
 
 def write_ab_report(dir_a: Path, dir_b: Path, base: str, variant: str, out_dir: str | Path,

@@ -126,6 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR")
     p.add_argument("--out", type=Path, help="report directory (default RUN_DIR/report)")
     p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
+    p.add_argument("--ladder", type=Path, action="append", default=[], metavar="LADDER_DIR",
+                   help="a `playtest ladder` directory to add to the report (repeatable)")
 
     p = sub.add_parser("replay", help="print one game turn by turn")
     _add_study_args(p)
@@ -202,7 +204,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
     from analysis.report import write_report
 
     out = args.out or args.run_dirs[0] / "report"
-    path = write_report(list(args.run_dirs), out, min_effect=args.min_effect)
+    path = write_report(list(args.run_dirs), out, min_effect=args.min_effect, ladders=args.ladder)
     print(f"report written to {path}")
 
 

@@ -48,3 +48,13 @@ def test_notebook_analysis_cells_on_a_synthetic_run(game, tmp_path):
     assert _images(nb) >= 3
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
+
+
+def test_ladder_notebook_runs_a_small_ladder(tmp_path):
+    """notebooks/ladder.ipynb runs a two-level Sea Trade ladder through the public API and shows its plots."""
+    nb = _execute(nbformat.read(ROOT / "notebooks" / "ladder.ipynb", as_version=4), tmp_path)
+    for k in (0, 2):
+        assert (tmp_path / "runs" / "nb-ladder" / f"playouts-{k}" / "manifest.json").is_file()
+    assert _images(nb) >= 2
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    assert not errors

@@ -168,7 +168,7 @@ class StrategyRegistry:
         name = strategy.name
         if not isinstance(strategy, RolloutStrategy):
             raise PlaytestError(f"strategy '{name}': kind 'rollout' needs base, playouts and top fields")
-        base = self._by_name.get(strategy.base)
+        base = self._by_name.get(strategy.base) or short_rollout(strategy.base)
         if base is None:
             raise PlaytestError(
                 f"rollout strategy '{name}': unknown base '{strategy.base}' for {self.game}; "
