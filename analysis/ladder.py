@@ -80,13 +80,15 @@ def _at(row: pd.Series) -> str:
     return f"{row['effect']:+.1f} pts ({row['label']}) with {level}"
 
 
-def _trend(first: float, last: float) -> str:
-    """How an effect moves from the weakest level to the strongest: its size, or its sign."""
-    if first * last < 0:
-        return "changes sign"
-    if abs(last) < abs(first):
+def _trend(first: pd.Series, last: pd.Series) -> str:
+    """How an effect moves from the weakest level to the strongest: it reverses (both intervals exclude 0, on
+    opposite sides), or its size shrinks or grows."""
+    real = lambda r: r["lo"] > 0 or r["hi"] < 0  # noqa: E731
+    if first["effect"] * last["effect"] < 0 and real(first) and real(last):
+        return "reverses"
+    if abs(last["effect"]) < abs(first["effect"]):
         return "shrinks"
-    return "grows" if abs(last) > abs(first) else "changes"
+    return "grows" if abs(last["effect"]) > abs(first["effect"]) else "changes"
 
 
 def flags(levels: Sequence[Level]) -> list[str]:
@@ -97,7 +99,7 @@ def flags(levels: Sequence[Level]) -> list[str]:
     for seat, rows in seats.groupby("seat"):
         if rows["label"].nunique() > 1:
             a, b = rows.iloc[0], rows.iloc[-1]
-            out.append(f"Seat {seat + 1}'s advantage {_trend(a['effect'], b['effect'])} from {_at(a)} to {_at(b)} as "
+            out.append(f"Seat {seat + 1}'s advantage {_trend(a, b)} from {_at(a)} to {_at(b)} as "
                        f"play gets stronger (labels by level: {', '.join(rows['label'])}).")
     strat = strategy_frame(levels)
     if len(strat):
@@ -109,7 +111,7 @@ def flags(levels: Sequence[Level]) -> list[str]:
         for name, rows in strat.groupby("strategy"):
             if rows["label"].nunique() > 1:
                 a, b = rows.iloc[0], rows.iloc[-1]
-                out.append(f"{name}'s effect {_trend(a['effect'], b['effect'])} from {_at(a)} to {_at(b)}.")
+                out.append(f"{name}'s effect {_trend(a, b)} from {_at(a)} to {_at(b)}.")
     return out
 
 

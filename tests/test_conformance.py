@@ -257,16 +257,16 @@ def test_rollout_logs_identical_on_one_and_two_workers_and_replayed(game, tmp_pa
 
 @pytest.mark.parametrize("game", GAMES)
 def test_rollout_beats_its_base(game):
-    """The rollout player (its base's top 4 options, 4 playouts each) against its base in every other seat,
+    """The rollout player (its base's top 4 options, 8 playouts each) against its base in every other seat,
     seats rotated: its win share's 95% interval lies above the fair share."""
     from analysis.stats import wilson
 
     spec = get_game(game)
     n = _rollout_players(spec)
     base = spec.default_lineup[0]
-    games = 60 * n
+    games = 50 * n
     seats = _rollout_seats(games, n)
-    r = spec.play_chunk(spec.rules_type(), n, seats, 0, games, 17, spec.strategies.table([f"{base}+mc4", base]))
+    r = spec.play_chunk(spec.rules_type(), n, seats, 0, games, 17, spec.strategies.table([f"{base}+mc8", base]))
     won = r.players[:, :, spec.player_col("won")].astype(float)
     share = won / np.maximum(won.sum(axis=1, keepdims=True), 1.0)
     lo, _ = wilson(share[seats == 0].sum(), games)
