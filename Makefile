@@ -19,7 +19,7 @@ demo: demo-sea-trade demo-bus demo-circus-train
 
 demo-sea-trade: $(STAMP)
 	$(PLAYTEST) run sea_trade --players 4 --games 1000000 --seed 1 --out runs/demo-sea_trade-4p
-	$(PLAYTEST) ladder sea_trade --players 4 --base trader,raider,blocker,balanced --playouts 0,4,16 --games 100 \
+	$(PLAYTEST) ladder sea_trade --players 4 --base trader,raider,blocker,balanced --playouts 0,2,4 --games 80 \
 		--seed 1 --out runs/demo-sea_trade-ladder-4p
 	$(PLAYTEST) report runs/demo-sea_trade-4p --ladder runs/demo-sea_trade-ladder-4p --out reports/sea_trade
 
