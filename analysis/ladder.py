@@ -105,9 +105,9 @@ def flags(levels: Sequence[Level]) -> list[str]:
     if len(strat):
         best = strat[strat["rank"] == 1]
         if best["strategy"].nunique() > 1:
-            out.append("The best strategy changes with strength: " + "; ".join(
-                f"{r.strategy} with {'the bases' if r.playouts == 0 else f'{r.playouts} playouts'}"
-                for r in best.itertuples()) + ".")
+            out.append("The top of the strategy ranking changes with strength: " + "; ".join(
+                f"{r.strategy} ({r.effect:+.1f} pts, {r.label}) with "
+                f"{'the bases' if r.playouts == 0 else f'{r.playouts} playouts'}" for r in best.itertuples()) + ".")
         for name, rows in strat.groupby("strategy"):
             if rows["label"].nunique() > 1:
                 a, b = rows.iloc[0], rows.iloc[-1]
