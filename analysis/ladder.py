@@ -191,15 +191,21 @@ LADDER_AFTER = ("First player", "Balance card")
 """A ladder joins a balance report after the first section whose title starts with one of these (in order)."""
 
 
-def insert_ladders(sections: list[Section], roots: Sequence[str | Path], min_effect: str = DEFAULT_MIN_EFFECT
-                   ) -> list[Section]:
-    """``sections`` with a ladder section per ladder directory, after the first-player section if the report has
-    one (the ladder asks whether the seat advantage survives stronger play), else after the balance card."""
-    ladders = []
+def ladder_sections(roots: Sequence[str | Path], min_effect: str = DEFAULT_MIN_EFFECT) -> list[Section]:
+    """One section per ladder directory, for a balance report."""
+    out = []
     for root in roots:
         levels = load_ladder(root, min_effect)
         run = levels[0].analysis.run
-        ladders.append(ladder_section(levels, f"Strength ladder: {run.n_players} players, {run.n_games:,} games per level"))
+        out.append(ladder_section(levels, f"Strength ladder: {run.n_players} players, {run.n_games:,} games per level"))
+    return out
+
+
+def insert_ladders(sections: list[Section], ladders: list[Section]) -> list[Section]:
+    """``sections`` with the ladder sections after the first-player section if the report has one (the ladder
+    asks whether the seat advantage survives stronger play), else after the balance card."""
+    if not ladders:
+        return sections
     for key in LADDER_AFTER:
         at = next((i for i, s in enumerate(sections) if s.title.split(": ")[-1].startswith(key)), None)
         if at is not None:

@@ -99,6 +99,9 @@ BAD_FLAGS = [
     ("--nojit-seconds", ["bench", "bus", "--nojit-seconds", "0"], "argument --nojit-seconds: must be a positive number"),
     ("--nojit-seconds", ["bench", "bus", "--nojit-seconds", "soon"], "'soon' is not a number"),
     ("--json", ["bench", "bus", "--json=1"], "ignored explicit argument '1'"),
+    ("--playouts", ["ladder", "bus", "--players", "4", "--base", "balanced", "--playouts", "0,x", "--games", "3"],
+     "whole numbers of playouts"),
+    ("--ladder", ["report", "RUN", "--ladder", "/nonexistent/ladder"], "/nonexistent/ladder holds no ladder levels"),
     ("game", ["strategies", "chess"], "unknown game 'chess'"),
     ("command", ["frobnicate"], "invalid choice: 'frobnicate'"),
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.ladder import flags, headline, insert_ladders, load_ladder, write_ladder_report
+from analysis.ladder import flags, headline, insert_ladders, ladder_sections, load_ladder, write_ladder_report
 from analysis.sections import Section
 from sim.core.errors import PlaytestError
 from sim.ladder import level_lineup, parse_levels
@@ -48,7 +48,7 @@ def test_a_steady_edge_is_not_flagged_and_the_ladder_follows_the_first_player_se
     assert not [f for f in flags(levels) if f.startswith("Seat")]
     sections = [Section("Balance card"), Section("run: Seats"), Section("run: First player and the start"),
                 Section("run: Clock")]
-    titles = [s.title for s in insert_ladders(sections, [root])]
+    titles = [s.title for s in insert_ladders(sections, ladder_sections([root]))]
     assert titles[3].startswith("Strength ladder") and titles[2] == "run: First player and the start"
 
 
