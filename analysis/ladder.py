@@ -176,6 +176,7 @@ def ladder_section(levels: Sequence[Level], title: str = "Strength ladder") -> S
     if len(strat):
         wide = strat.assign(cell=[f"#{r['rank']} {_cell(r)}" for _, r in strat.iterrows()]).pivot(
             index="playouts", columns="strategy", values="cell")
+        wide.columns.name = None
         blocks.append(Table(wide.reset_index(), "Strategy effect adjusted for seat, by strength (#rank, effect [95% CI] label)."))
         blocks.append(Plot("strategies", effect_plot(strat, "strategy", {}, "Strategy effects against playing strength",
                                                      threshold),
