@@ -19,13 +19,18 @@ demo: demo-sea-trade demo-bus demo-circus-train demo-sweeps
 
 demo-sea-trade: $(STAMP)
 	$(PLAYTEST) run sea_trade --players 4 --games 1000000 --seed 1 --out runs/demo-sea_trade-4p
-	$(PLAYTEST) report runs/demo-sea_trade-4p --out reports/sea_trade
+	$(PLAYTEST) ladder sea_trade --players 4 --base trader,raider,blocker,balanced --playouts 0,2,4 --games 80 \
+		--seed 1 --out runs/demo-sea_trade-ladder-4p
+	$(PLAYTEST) report runs/demo-sea_trade-4p --ladder runs/demo-sea_trade-ladder-4p --out reports/sea_trade
 
 demo-bus: $(STAMP)
 	$(PLAYTEST) run bus --players 4 --games 1000000 --seed 1 --out runs/demo-bus-4p
 	$(PLAYTEST) run bus --players 3 --games 200000 --seed 1 --out runs/demo-bus-3p
 	$(PLAYTEST) run bus --players 5 --games 200000 --seed 1 --out runs/demo-bus-5p
-	$(PLAYTEST) report runs/demo-bus-4p runs/demo-bus-3p runs/demo-bus-5p --out reports/bus
+	$(PLAYTEST) ladder bus --players 4 --base balanced,commuter,expander,builder --playouts 0,4,16 --games 200 \
+		--seed 1 --out runs/demo-bus-ladder-4p
+	$(PLAYTEST) report runs/demo-bus-4p runs/demo-bus-3p runs/demo-bus-5p --ladder runs/demo-bus-ladder-4p \
+		--out reports/bus
 
 # Circus Train: basic 2-5 players; the advanced game and one flipped decision (CT-AMB-37, the sensitivity study) on
 # the same seed as the 4-player basic run (the report pairs them game by game); solitaire with every strategy

@@ -234,12 +234,17 @@ def _load(run_dirs: Sequence[str | Path]) -> list[Run]:
     return runs
 
 
-def write_report(run_dirs: Sequence[str | Path], out_dir: str | Path, min_effect: str = DEFAULT_MIN_EFFECT) -> Path:
-    """Load the runs, build every section, write out_dir/index.html, report.md and the PNGs; return index.html."""
+def write_report(run_dirs: Sequence[str | Path], out_dir: str | Path, min_effect: str = DEFAULT_MIN_EFFECT,
+                 ladders: Sequence[str | Path] = ()) -> Path:
+    """Load the runs, build every section, write out_dir/index.html, report.md and the PNGs; return index.html.
+    ``ladders``: strength-ladder directories (`playtest ladder`) whose sections join the report."""
+    from analysis.ladder import insert_ladders, ladder_sections
+
     runs = _load(run_dirs)
+    extra = ladder_sections(ladders, min_effect)
     writable_dir(out_dir)
     title = " vs ".join(dict.fromkeys(r.title for r in runs)) + " balance report"
-    return _write(runs, build_sections(runs, min_effect), title, out_dir)
+    return _write(runs, insert_ladders(build_sections(runs, min_effect), extra), title, out_dir)
 
 
 def write_ab_report(dir_a: Path, dir_b: Path, base: str, variant: str, out_dir: str | Path,

@@ -2,6 +2,8 @@
 
 The no-JIT figure comes from a child process started with NUMBA_DISABLE_JIT=1 that plays the same
 games through the same code as plain Python, so the speed-up compares like with like (one core each).
+A lineup with rollout strategies also reports the cost of a rollout decision; its no-JIT speed-up is
+measured on the base strategies (a rollout game takes minutes as plain Python).
 """
 
 from __future__ import annotations
@@ -11,34 +13,40 @@ import os
 import subprocess
 import sys
 import time
-from typing import Any
+from typing import Any, Sequence
 
 import joblib
 import numpy as np
 
+from sim.core.policy import RolloutStrategy
 from sim.runner import play_part, warm_up
 from sim.study import Study, plan_study
 
 NOJIT_SECONDS = 20.0
+ROLLOUT_GAMES = 100
+"""Default games of a rollout bench (a four-player Bus game with every seat at 16 playouts takes about 1 s)."""
+ROLLOUT_CHUNK = 10
 
 
 def _decisions(study: Study, result) -> int:
     return int(np.asarray(result.games[:, study.spec.game_col("decisions")]).sum())
 
 
-def _time_in_process(study: Study, n_games: int) -> tuple[float, int]:
-    """Seconds and decisions to play the first ``n_games`` games in this process."""
+def _time_in_process(study: Study, n_games: int) -> tuple[float, int, int, int]:
+    """Seconds, decisions, rollout decisions and playouts to play the first ``n_games`` games in this process."""
     table = study.table()
     t0 = time.perf_counter()
     first = 0
-    decisions = 0
+    decisions = rollouts = playouts = 0
     while first < n_games:
         n = min(study.chunk_size, n_games - first)
         result = study.spec.play_chunk(study.rules, study.n_players, study.seats(first, n), first, n,
                                        study.seed, table)
         decisions += _decisions(study, result)
+        rollouts += result.rollout_decisions
+        playouts += result.playouts
         first += n
-    return time.perf_counter() - t0, decisions
+    return time.perf_counter() - t0, decisions, rollouts, playouts
 
 
 def _time_parallel(study: Study, jobs: int) -> tuple[float, int]:
@@ -55,10 +63,10 @@ def _time_parallel(study: Study, jobs: int) -> tuple[float, int]:
     return time.perf_counter() - t0, sum(_decisions(study, r) for _, r in results)
 
 
-def nojit_rate(game: str, players: int, seconds: float) -> dict[str, float]:
+def nojit_rate(game: str, players: int, seconds: float, strategies: Sequence[str] | None = None) -> dict[str, float]:
     """Play games one by one as plain Python for about ``seconds``; run in a NUMBA_DISABLE_JIT child."""
     np.seterr(over="ignore")  # uint64 RNG arithmetic wraps on purpose
-    study = plan_study(game, players, 1_000_000, rotate=True, chunk_size=1)
+    study = plan_study(game, players, 1_000_000, strategies, rotate=True, chunk_size=1)
     table = study.table()
     t0 = time.perf_counter()
     games = decisions = 0
@@ -69,26 +77,53 @@ def nojit_rate(game: str, players: int, seconds: float) -> dict[str, float]:
     return {"games": games, "seconds": time.perf_counter() - t0, "decisions": decisions}
 
 
-def _nojit_in_child(game: str, players: int, seconds: float) -> dict[str, float]:
+def _nojit_in_child(game: str, players: int, seconds: float, strategies: Sequence[str] | None) -> dict[str, float]:
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    code = f"import json, sim.bench as b; print(json.dumps(b.nojit_rate({game!r}, {players}, {seconds})))"
+    args = f"{game!r}, {players}, {seconds}, {list(strategies) if strategies else None!r}"
+    code = f"import json, sim.bench as b; print(json.dumps(b.nojit_rate({args})))"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def run_bench(game: str, players: int | None = None, games: int = 200_000, jobs: int = -1,
-              nojit_seconds: float = NOJIT_SECONDS) -> dict[str, Any]:
-    """Measure one game; return the figures ``playtest bench --json`` prints (see BENCHMARKS.md)."""
+def _bases(study: Study) -> list[str] | None:
+    """The lineup with every rollout strategy replaced by its base (None: the lineup has no rollout)."""
+    registry = study.spec.strategies
+    strategies = [registry.get(name) for name in study.lineup]
+    if not any(isinstance(s, RolloutStrategy) for s in strategies):
+        return None
+    return [s.base if isinstance(s, RolloutStrategy) else s.name for s in strategies]
+
+
+def run_bench(game: str, players: int | None = None, games: int | None = None, jobs: int = -1,
+              nojit_seconds: float = NOJIT_SECONDS, strategies: Sequence[str] | None = None) -> dict[str, Any]:
+    """Measure one game (the default lineup, or ``strategies``); return the figures ``playtest bench --json``
+    prints (see BENCHMARKS.md)."""
     probe = plan_study(game, players or 4, 1)
     n_players = players or min(max(4, probe.spec.min_players), probe.spec.max_players)
-    study = plan_study(game, n_players, games, rotate=True)
+    bases = _bases(plan_study(game, n_players, 1, strategies, rotate=True))
+    games = games or (ROLLOUT_GAMES if bases else 200_000)
+    study = plan_study(game, n_players, games, strategies, rotate=True, chunk_size=ROLLOUT_CHUNK if bases else None)
     compile_s = warm_up(study, study.table())
     single_games = min(games, 2 * study.chunk_size)
-    single_s, single_dec = _time_in_process(study, single_games)
+    single_s, single_dec, rollouts, playouts = _time_in_process(study, single_games)
     wall_s, decisions = _time_parallel(study, jobs)
-    nojit = _nojit_in_child(game, n_players, nojit_seconds)
     single_rate = single_games / single_s
+    like = study
+    if bases:  # the speed-up on the base strategies: JIT and no JIT play the same games
+        like = plan_study(game, n_players, 2 * probe.spec.chunk_size, bases, rotate=True)
+        warm_up(like, like.table())
+    like_s, _, _, _ = _time_in_process(like, like.n_games) if bases else (single_s, 0, 0, 0)
+    nojit = _nojit_in_child(game, n_players, nojit_seconds, list(like.lineup))
     nojit_rate_ = nojit["games"] / nojit["seconds"]
+    rollout = {}
+    if bases:
+        rollout = {
+            "rollout_decisions_per_game": round(rollouts / single_games, 1),
+            "playouts_per_rollout_decision": round(playouts / max(rollouts, 1), 1),
+            "ms_per_rollout_decision": round(1000 * single_s / max(rollouts, 1), 3),
+            "us_per_playout": round(1e6 * single_s / max(playouts, 1), 1),
+            "speedup_lineup": list(like.lineup),
+        }
     return {
         "game": game,
         "players": n_players,
@@ -105,19 +140,34 @@ def run_bench(game: str, players: int | None = None, games: int = 200_000, jobs:
         "nojit_games_per_s": round(nojit_rate_, 3),
         "nojit_decisions_per_s": round(nojit["decisions"] / nojit["seconds"], 1),
         "nojit_games": nojit["games"],
-        "speedup": round(single_rate / nojit_rate_, 1),
+        "speedup": round(like.n_games / like_s / nojit_rate_, 1),
         "million_games_s": round(1e6 * wall_s / games, 1),
+        **rollout,
     }
+
+
+def _rate(x: float) -> str:
+    """Games/s as text: whole numbers, or two decimals below 100 (rollouts)."""
+    return f"{x:,.0f}" if x >= 100 else f"{x:.2f}"
 
 
 def format_bench(r: dict[str, Any]) -> str:
     """A short human-readable summary of a bench result."""
+    rollout = []
+    if "ms_per_rollout_decision" in r:
+        rollout = [
+            f"  rollouts (1 core): {r['ms_per_rollout_decision']:.2f} ms per rollout decision "
+            f"({r['rollout_decisions_per_game']:.0f} per game, {r['playouts_per_rollout_decision']:.1f} playouts each, "
+            f"{r['us_per_playout']:.0f} µs per playout)",
+            f"  (the no-JIT speed-up below is measured on the base lineup {', '.join(r['speedup_lineup'])})",
+        ]
     return "\n".join([
         f"{r['game']}, {r['players']} players, lineup {', '.join(r['strategies'])} (rotated)",
         f"  compile (or cache load): {r['compile_s']:.2f} s",
-        f"  JIT, {r['jobs']} workers: {r['games_per_s']:,.0f} games/s, {r['decisions_per_s']:,.0f} decisions/s "
+        f"  JIT, {r['jobs']} workers: {_rate(r['games_per_s'])} games/s, {r['decisions_per_s']:,.0f} decisions/s "
         f"({r['decisions_per_game']:.0f} decisions/game; {r['games']:,} games in {r['seconds']:.1f} s)",
-        f"  JIT, 1 core: {r['single_core_games_per_s']:,.0f} games/s, {r['single_core_decisions_per_s']:,.0f} decisions/s",
+        f"  JIT, 1 core: {_rate(r['single_core_games_per_s'])} games/s, {r['single_core_decisions_per_s']:,.0f} decisions/s",
+        *rollout,
         f"  no JIT, 1 core: {r['nojit_games_per_s']:.2f} games/s, {r['nojit_decisions_per_s']:,.0f} decisions/s "
         f"({r['nojit_games']} games)",
         f"  speed-up of JIT over no JIT (1 core each): {r['speedup']:,.0f}x",

@@ -1,4 +1,4 @@
-"""The `playtest` command: games | strategies | run | ab | sweep | tune | report | replay | bench.
+"""The `playtest` command: games | strategies | run | ab | sweep | tune | ladder | report | replay | bench.
 
 Bad input ends in one line on stderr naming the problem and the fix, with exit code 2.
 """
@@ -174,6 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR")
     p.add_argument("--out", type=Path, help="report directory (default RUN_DIR/report)")
     p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
+    p.add_argument("--ladder", type=Path, action="append", default=[], metavar="LADDER_DIR",
+                   help="a `playtest ladder` directory to add to the report (repeatable)")
 
     p = sub.add_parser("replay", help="print one game turn by turn")
     _add_study_args(p)
@@ -182,10 +184,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="measure games/s with and without JIT")
     p.add_argument("game")
     p.add_argument("--players", type=int)
-    p.add_argument("--games", type=_at_least(1), default=200_000)
+    p.add_argument("--strategies", type=_strategy_list,
+                   help="lineup to time (default: the game's pool), e.g. expander+mc16 for a rollout")
+    p.add_argument("--games", type=_at_least(1), help="games to play (default 200,000; 100 with a rollout)")
     p.add_argument("--jobs", type=_jobs, default=-1)
     p.add_argument("--nojit-seconds", type=_positive_float, default=20.0, help="how long to time the no-JIT run")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    _add_ladder_parser(sub)
     return parser
 
 
@@ -325,7 +331,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
             print(f"report written to {path}")
             return
     out = args.out or args.run_dirs[0] / "report"
-    path = write_report(list(args.run_dirs), out, min_effect=args.min_effect)
+    path = write_report(list(args.run_dirs), out, min_effect=args.min_effect, ladders=args.ladder)
     print(f"report written to {path}")
 
 
@@ -346,12 +352,55 @@ def _cmd_bench(args: argparse.Namespace) -> None:
     spec = get_game(args.game)
     if args.players is not None:
         spec.check_players(args.players)
-    result = run_bench(args.game, args.players, args.games, args.jobs, args.nojit_seconds)
+    result = run_bench(args.game, args.players, args.games, args.jobs, args.nojit_seconds, args.strategies)
     print(json.dumps(result) if args.json else format_bench(result))
+
+
+# ------------------------------------------------------------------------------------------------ ladder
+def _levels(text: str) -> list[int]:
+    """--playouts: comma-separated playouts per strength level (0: the base strategies)."""
+    from sim.ladder import parse_levels
+
+    try:
+        return parse_levels(text)
+    except PlaytestError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_ladder_parser(sub) -> None:
+    p = sub.add_parser("ladder", help="the same study at several strengths (rollout playouts)")
+    p.add_argument("game", help="game name (see `playtest games`)")
+    p.add_argument("--players", type=int, required=True, help="number of players")
+    p.add_argument("--base", type=_strategy_list, required=True,
+                   help="the base strategies: one for every seat, or a pool of at least --players to seat from")
+    p.add_argument("--playouts", type=_levels, required=True,
+                   help="playouts per option at each level, e.g. 0,4,16 (0: the bases; K: every seat BASE+mcK)")
+    p.add_argument("--strategy-file", help="JSON file of extra strategies to register first")
+    p.add_argument("--seed", type=int, default=0, help="run seed (every level plays the same seeds and seating)")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="FIELD=VALUE",
+                   help="rules variant (repeatable)")
+    p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
+    _add_run_args(p)
+
+
+def _cmd_ladder(args: argparse.Namespace) -> None:
+    from analysis.ladder import write_ladder_report
+    from sim.ladder import run_ladder
+
+    _check_backend(args)
+    _register_file(args.game, args.strategy_file)
+    root = run_ladder(args.game, args.players, args.base, args.playouts, args.games, seed=args.seed, jobs=args.jobs,
+                      out=args.out, overrides=args.overrides, backend=args.backend, scheduler=args.scheduler,
+                      progress=not args.quiet, chunk_size=args.chunk_size)
+    path, line = write_ladder_report(root, root / "report", args.min_effect)
+    print(line)
+    print(f"ladder runs in {root}; report written to {path}")
 
 
 COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "run": _cmd_run, "ab": _cmd_ab, "report": _cmd_report,
             "replay": _cmd_replay, "bench": _cmd_bench, "sweep": _cmd_sweep, "tune": _cmd_tune}
+
+            "replay": _cmd_replay, "bench": _cmd_bench, "ladder": _cmd_ladder}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -28,7 +28,7 @@ import numpy as np
 from sim.core.errors import PlaytestError
 from sim.core.rules import apply_overrides, rules_dict
 from sim.core.spec import GameSpec, get_game
-from sim.core.policy import StrategyTable
+from sim.core.policy import RolloutStrategy, StrategyTable
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,8 @@ class Study:
 
 
 SEATINGS = ("random", "all", "fixed")
+ROLLOUT_CHUNK = 50
+"""Default games per part when a strategy is a rollout (each game costs thousands of playouts)."""
 ALL_ORDERS_LIMIT = 40_320
 """Largest number of ordered selections ``all`` enumerates (8!); larger pools use blocks of rotations."""
 _SALT = np.uint64(0x5EA7_1A6E_D00D_F00D)
@@ -191,7 +193,8 @@ def plan_study(
         seating = "random" if rotate or len(set(names)) > 1 else "fixed"
     rules = apply_overrides(spec.rules_type(), overrides, game)
     spec.validate(rules, players)
-    size = chunk_size or spec.chunk_size
+    rollout = any(isinstance(spec.strategies.get(n), RolloutStrategy) for n in names)
+    size = chunk_size or (ROLLOUT_CHUNK if rollout else spec.chunk_size)
     if size < 1:
         raise PlaytestError(f"chunk size must be at least 1, not {size}")
     return Study(game, players, games, tuple(names), seating, seed, rules, size, tuple(overrides))

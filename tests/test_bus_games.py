@@ -15,8 +15,8 @@ HEUR = ["balanced", "commuter", "expander", "builder", "clockmaster"]
 def _run(names, n, games, seed=1, rules=Rules(), check=True, first=0):
     table = SPEC.strategies.table(names)
     seats = np.array([np.roll(np.arange(n) % len(names), i) for i in range(games)])
-    g, p = SPEC.play_chunk(rules, n, seats, first, games, seed, table, check)
-    return g, p, seats
+    r = SPEC.play_chunk(rules, n, seats, first, games, seed, table, check)
+    return r.games, r.players, seats
 
 
 col = SPEC.game_col

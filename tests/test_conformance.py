@@ -220,3 +220,94 @@ def test_bad_input_is_one_line_exit_2(game, tmp_path, capsys):
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and needle in err[0], (extra, err)
         assert not out.exists()
+
+
+# ------------------------------------------------------------------------------------------------ rollouts
+def _rollout_players(spec) -> int:
+    """Head-to-head rollout checks: the fewest players a game allows, at least two."""
+    return max(2, spec.min_players)
+
+
+def _rollout_seats(n_games: int, n: int) -> np.ndarray:
+    """Strategy row 0 (the rollout) in seat i mod n of game i, row 1 (its base) in every other seat."""
+    seats = np.ones((n_games, n), np.int64)
+    seats[np.arange(n_games), np.arange(n_games) % n] = 0
+    return seats
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rollout_logs_identical_on_one_and_two_workers_and_replayed(game, tmp_path):
+    """A rollout seat's randomness comes from (seed, game index) only: 1 and 2 workers write the same tables,
+    and `playtest replay` plays the logged rollout game again."""
+    spec = get_game(game)
+    n = _rollout_players(spec)
+    base = spec.default_lineup[0]
+    lineup = [f"{base}+mc2", base]
+    kw = dict(strategies=lineup + [base] * (n - 2), seed=5, progress=False, chunk_size=2, seating="random")
+    a = run_study(game, n, 4, jobs=1, out=tmp_path / "a", **kw)
+    b = run_study(game, n, 4, jobs=2, out=tmp_path / "b", **kw)
+    assert_same_tables(a, b)
+    table = spec.strategies.table(lineup)
+    seats = _rollout_seats(1, n)
+    logged = spec.play_chunk(spec.rules_type(), n, seats, 3, 1, 9, table)
+    assert logged.rollout_decisions > 0 and logged.playouts >= 2 * logged.rollout_decisions
+    traced = spec.trace(spec.rules_type(), n, seats[0], 3, 9, table, lineup)
+    assert np.array_equal(traced.games, logged.games[0]) and np.array_equal(traced.players, logged.players[0])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rollout_beats_its_base(game):
+    """The rollout player (its base's top 4 options, 8 playouts each) against its base in every other seat,
+    seats rotated: its win share's 95% interval lies above the fair share."""
+    from analysis.stats import wilson
+
+    spec = get_game(game)
+    n = _rollout_players(spec)
+    base = spec.default_lineup[0]
+    games = 50 * n
+    seats = _rollout_seats(games, n)
+    r = spec.play_chunk(spec.rules_type(), n, seats, 0, games, 17, spec.strategies.table([f"{base}+mc8", base]))
+    won = r.players[:, :, spec.player_col("won")].astype(float)
+    share = won / np.maximum(won.sum(axis=1, keepdims=True), 1.0)
+    lo, _ = wilson(share[seats == 0].sum(), games)
+    assert lo > 1.0 / n, (game, share[seats == 0].mean())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rollout_bad_input_is_one_line_exit_2(game, tmp_path, capsys):
+    """A rollout with 0 playouts, an unknown base, a rollout base, or a ladder level below 0: one line, exit 2."""
+    spec = get_game(game)
+    base = spec.default_lineup[0]
+    bad = tmp_path / "s.json"
+    bad.write_text(json.dumps([{"name": "deep", "kind": "rollout", "base": f"{base}+mc2", "playouts": 2}]))
+    out = tmp_path / "run"
+    cases = [
+        (["run", "--strategies", f"{base}+mc0"], "playouts must be a whole number of at least 1"),
+        (["run", "--strategies", "nobody+mc4"], "unknown base 'nobody'"),
+        (["run", "--strategy-file", str(bad), "--strategies", "deep"], "is itself a rollout"),
+        (["ladder", "--base", base, "--playouts", "0,-4"], "playouts must be 0"),
+        (["bench", "--strategies", f"{base}+mc0"], "at least 1"),
+    ]
+    for (verb, *extra), needle in cases:
+        argv = [verb, game, "--players", str(_rollout_players(spec)), *extra]
+        if verb != "bench":
+            argv += ["--games", "3", "--out", str(out)]
+        assert main(argv) == 2, extra
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and needle in err[0], (extra, err)
+        assert not out.exists()
+
+
+def test_rollout_strategy_file_and_short_form_pack_alike(tmp_path):
+    """The JSON form of a rollout strategy (the issue's example) and the short form pack into the same row:
+    the base's kind and weights plus the playouts and top."""
+    from sim.core.policy import P_PLAYOUTS, P_TOP
+
+    spec = get_game(GAMES[0])
+    base = spec.default_lineup[0]
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"name": "strong", "kind": "rollout", "base": base, "playouts": 16, "top": 4}))
+    spec.strategies.load_file(path)
+    a, b, c = (spec.strategies.table([name]) for name in ("strong", f"{base}+mc16", base))
+    assert np.array_equal(a.params, b.params) and np.array_equal(a.weights, c.weights) and a.kind[0] == c.kind[0]
+    assert a.params[0, P_PLAYOUTS] == 16 and a.params[0, P_TOP] == 4 and c.params[0, P_PLAYOUTS] == 0

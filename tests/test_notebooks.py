@@ -57,3 +57,13 @@ def test_sweep_notebook_runs_a_real_sweep(tmp_path):
     assert _images(nb) >= 3
     text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
     assert "Conclusion: varying win_gold (baseline win_gold=25)" in text
+
+
+def test_ladder_notebook_runs_a_small_ladder(tmp_path):
+    """notebooks/ladder.ipynb runs a two-level Sea Trade ladder through the public API and shows its plots."""
+    nb = _execute(nbformat.read(ROOT / "notebooks" / "ladder.ipynb", as_version=4), tmp_path)
+    for k in (0, 2):
+        assert (tmp_path / "runs" / "nb-ladder" / f"playouts-{k}" / "manifest.json").is_file()
+    assert _images(nb) >= 2
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    assert not errors

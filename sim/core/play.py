@@ -8,8 +8,9 @@ A game binds two @njit hooks to its state type with :func:`bind`:
   boundary (a turn or round start) when :func:`paused` says so; at the end it fills the ranking keys, the
   scores and its own counters and calls :func:`end_game`.
 
-The driver then ranks the seats and writes the standard columns. ``data`` is the game's static handle
-(component tables) or None. The hooks are found by overloading the core stubs on the game's structref
+The driver then ranks the seats and writes the standard columns. A game with a rollout seat is played by
+:func:`play_rollouts` through the same two hooks (sim/core/rollout.py explains how). ``data`` is the game's
+static handle (component tables) or None. The hooks are found by overloading the core stubs on the game's structref
 type, which keeps numba's on-disk cache working (a game's function passed as an argument would not).
 """
 
@@ -21,11 +22,12 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from sim.core.policy import POLICY_RANDOM, choose
+from sim.core.policy import P_PLAYOUTS, POLICY_RANDOM, choose
 from sim.core.ranking import rank_seats
 from sim.core.records import G, P
 from sim.core.rng import seed_game
-from sim.core.state import M, StateLayout
+from sim.core.rollout import best_candidate, outcome, rollout_pick
+from sim.core.state import MC, M, StateLayout, restore, save
 from sim.core.structs import borrow
 
 
@@ -69,11 +71,15 @@ def decide(st, seat: int, decision: int, n_opt: int) -> int:
 
     One option is no decision (nothing is counted or drawn). Only the decision's feature span is scored:
     every other feature weighs 0 for it (the registry refuses such weights), so the pick is the same.
+    A rollout strategy's decisions go to the rollout driver (sim/core/rollout.py).
     """
     if n_opt <= 1:
         return 0
     st.games[G.decisions] += 1
-    return choose(st, st.seat_strat[seat], decision, n_opt)
+    strat = st.seat_strat[seat]
+    if st.params[strat, P_PLAYOUTS] != 0.0:
+        return rollout_pick(st, seat, strat, decision, n_opt)
+    return choose(st, strat, decision, n_opt)
 
 
 @njit(cache=True, inline="always")
@@ -169,17 +175,29 @@ def finish_game(st) -> None:
 
 
 @njit(cache=True)
-def play_chunk(st, data, seats: np.ndarray, first_index: int, n_games: int, seed: int, games_out: np.ndarray,
-               players_out: np.ndarray) -> None:
+def play_game(st, snap, data, seed: int, game_index: int, seat_row: np.ndarray) -> None:
+    """Play game ``game_index`` of the run seeded with ``seed`` from start to end and rank it; ``snap`` (a
+    snapshot handle, or ``st`` itself when no strategy is a rollout) holds the rollout driver's positions."""
+    start_game(st, seed, game_index, seat_row)
+    if rolling(st):
+        st.mc[MC.seed] = seed
+        play_rollouts(st, snap, data)
+    else:
+        game_setup(st, data)
+        game_play_on(st, data)
+    finish_game(st)
+
+
+@njit(cache=True)
+def play_chunk(st, snap, data, seats: np.ndarray, first_index: int, n_games: int, seed: int,
+               games_out: np.ndarray, players_out: np.ndarray) -> None:
     """Play games first_index .. first_index + n_games - 1 into the record arrays (one row per game / seat)."""
     st = borrow(st)
+    snap = borrow(snap)
     data = borrow(data)
     n = st.meta[M.n_players]
     for i in range(n_games):
-        start_game(st, seed, first_index + i, seats[i])
-        game_setup(st, data)
-        game_play_on(st, data)
-        finish_game(st)
+        play_game(st, snap, data, seed, first_index + i, seats[i])
         for j in range(st.games.shape[0]):
             games_out[i, j] = st.games[j]
         for s in range(n):
@@ -208,3 +226,88 @@ def play_rest(st, data) -> None:
     st.meta[M.pause_at] = 0
     game_play_on(st, data)
     finish_game(st)
+
+
+# ------------------------------------------------------------------------------------------------ rollouts
+@njit(cache=True)
+def rolling(st) -> bool:
+    """Whether a seat of the game at hand plays a rollout strategy."""
+    for s in range(st.meta[M.n_players]):
+        if st.params[st.seat_strat[s], P_PLAYOUTS] != 0.0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def play_rollouts(st, snap, data) -> None:
+    """Play a started game to its end segment by segment, settling each rollout decision by its playouts
+    (sim/core/rollout.py). The first segment is the setup; a segment ends at the first boundary after at least
+    one decision."""
+    mc = st.mc
+    mc[MC.active] = 1
+    mc[MC.decision_no] = 0
+    setup = True
+    save(st, snap)
+    while True:
+        mc[MC.n_forced] = 0
+        while True:  # passes over the segment until one meets no unsettled rollout decision
+            mc[MC.count] = 0
+            mc[MC.request] = 0
+            st.meta[M.pause_at] = st.games[G.decisions] + 1
+            play_segment(st, data, setup)
+            if mc[MC.request] == 0:
+                break
+            n_forced = mc[MC.n_forced]
+            if n_forced == st.forced.shape[0]:
+                raise AssertionError("rollout: more rollout decisions between two boundaries than sim.core.state.FORCED")
+            st.forced[n_forced] = evaluate(st, snap, data, setup)
+            mc[MC.n_forced] = n_forced + 1
+            restore(st, snap)
+        if st.meta[M.ended] != 0:
+            break
+        setup = False
+        save(st, snap)
+    mc[MC.active] = 0
+    st.meta[M.pause_at] = 0
+
+
+@njit(cache=True)
+def play_segment(st, data, setup: bool) -> None:
+    """The setup, or play from a boundary to the next pause or the end."""
+    if setup:
+        game_setup(st, data)
+    elif st.meta[M.ended] == 0:
+        game_play_on(st, data)
+
+
+@njit(cache=True)
+def evaluate(st, snap, data, setup: bool) -> int:
+    """Play the requesting seat's playouts from the segment's saved position for each candidate option (the
+    settled picks, then the candidate, then every seat's base strategy to the end); the best option."""
+    mc = st.mc
+    seat = mc[MC.seat]
+    k = int(st.params[st.seat_strat[seat], P_PLAYOUTS])
+    n_forced = mc[MC.n_forced]
+    mc[MC.playout] = 1
+    mc[MC.n_forced] = n_forced + 1
+    for c in range(mc[MC.n_cands]):
+        st.values[c, 0] = 0.0
+        st.values[c, 1] = 0.0
+        for p in range(k):
+            restore(st, snap)
+            st.forced[n_forced] = st.cands[c]
+            mc[MC.count] = 0
+            mc[MC.playout_no] = p
+            st.meta[M.pause_at] = 0
+            play_segment(st, data, setup)
+            play_segment(st, data, False)
+            finish_game(st)
+            share, margin = outcome(st, seat)
+            st.values[c, 0] += share
+            st.values[c, 1] += margin
+    mc[MC.playout] = 0
+    mc[MC.n_forced] = n_forced
+    mc[MC.decision_no] += 1
+    mc[MC.decisions] += 1
+    mc[MC.playouts] += k * mc[MC.n_cands]
+    return best_candidate(st)

@@ -6,12 +6,14 @@ is feature f of option i, so scoring runs along contiguous rows), and the seat's
 ``random`` picks uniformly; ``weights`` scores each option by a linear function of its features (weights per
 decision type) and takes the best (ties broken at random), or samples a softmax when ``temperature > 0``;
 ``epsilon`` mixes in uniform exploration. Weights are plain data, so designers tune or sweep them without
-recompiling the kernels.
+recompiling the kernels. ``rollout`` (flat Monte Carlo over a base strategy, :class:`RolloutStrategy`) is
+packed as its base's row plus the playout parameters; the core plays it (sim/core/rollout.py).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple, Sequence
@@ -29,11 +31,21 @@ TIE = 1e-12
 POLICY_RANDOM = 0
 POLICY_WEIGHTS = 1
 POLICY_KINDS = {"random": POLICY_RANDOM, "weights": POLICY_WEIGHTS}
+ROLLOUT = "rollout"
+"""The kind of a :class:`RolloutStrategy`: its table row holds its base's kind, weights and parameters."""
 
 # Columns of StrategyTable.params.
 P_TEMPERATURE = 0
 P_EPSILON = 1
-N_PARAMS = 2
+P_PLAYOUTS = 2
+"""Playouts per candidate option of a rollout strategy (0: not a rollout)."""
+P_TOP = 3
+"""How many of the base strategy's best options a rollout strategy tries."""
+N_PARAMS = 4
+
+SHORT_ROLLOUT = re.compile(r"^(?P<base>.+)\+mc(?P<playouts>-?\d+)$")
+"""The short form of a rollout strategy: ``BASE+mcK`` is K playouts of the base's top DEFAULT_TOP options."""
+DEFAULT_TOP = 4
 
 
 @dataclass(frozen=True)
@@ -46,6 +58,28 @@ class Strategy:
     weights: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     temperature: float = 0.0
     epsilon: float = 0.0
+
+
+@dataclass(frozen=True)
+class RolloutStrategy(Strategy):
+    """Flat Monte Carlo over ``base``: at each decision, ``playouts`` playouts for each of the base's ``top``
+    best options, every seat following its own base strategy; the best mean win share (score margin breaks
+    ties) is played."""
+
+    kind: str = ROLLOUT
+    base: str = ""
+    playouts: int = 0
+    top: int = DEFAULT_TOP
+
+
+def short_rollout(name: str) -> RolloutStrategy | None:
+    """The rollout strategy a ``BASE+mcK`` name stands for, or None if the name is not of that form."""
+    m = SHORT_ROLLOUT.match(name)
+    if m is None:
+        return None
+    base, k = m["base"], int(m["playouts"])
+    return RolloutStrategy(name, f"flat Monte Carlo over {base}: {k} playouts for each of its top {DEFAULT_TOP} "
+                                 "options", base=base, playouts=k)
 
 
 class StrategyTable(NamedTuple):
@@ -101,9 +135,12 @@ class StrategyRegistry:
 
     def register(self, strategy: Strategy) -> Strategy:
         """Add (or replace) a strategy after checking its kind and weight names."""
-        if strategy.kind not in POLICY_KINDS:
+        if strategy.kind == ROLLOUT:
+            self._check_rollout(strategy)
+        elif strategy.kind not in POLICY_KINDS:
             raise PlaytestError(
-                f"strategy '{strategy.name}': unknown kind '{strategy.kind}'; use one of {sorted(POLICY_KINDS)}"
+                f"strategy '{strategy.name}': unknown kind '{strategy.kind}'; use one of "
+                f"{sorted([*POLICY_KINDS, ROLLOUT])}"
             )
         for decision, row in strategy.weights.items():
             if decision not in self.schema.decisions:
@@ -126,10 +163,36 @@ class StrategyRegistry:
         self._by_name[strategy.name] = strategy
         return strategy
 
+    def _check_rollout(self, strategy: Strategy) -> None:
+        """A rollout strategy names a known, non-rollout base and at least 1 playout of at least 2 options."""
+        name = strategy.name
+        if not isinstance(strategy, RolloutStrategy):
+            raise PlaytestError(f"strategy '{name}': kind 'rollout' needs base, playouts and top fields")
+        base = self._by_name.get(strategy.base) or short_rollout(strategy.base)
+        if base is None:
+            raise PlaytestError(
+                f"rollout strategy '{name}': unknown base '{strategy.base}' for {self.game}; "
+                f"use one of {', '.join(s.name for s in self if s.kind != ROLLOUT)}"
+            )
+        if base.kind == ROLLOUT:
+            raise PlaytestError(
+                f"rollout strategy '{name}': its base '{base.name}' is itself a rollout; use a random or weights base"
+            )
+        for field_, low in (("playouts", 1), ("top", 2)):
+            value = getattr(strategy, field_)
+            if not isinstance(value, int) or value < low:
+                raise PlaytestError(f"rollout strategy '{name}': {field_} must be a whole number of at least {low}, "
+                                    f"not {value!r}")
+
     def names(self) -> list[str]:
         return list(self._by_name)
 
     def get(self, name: str) -> Strategy:
+        """The strategy named ``name``; a ``BASE+mcK`` name registers its rollout strategy on first use."""
+        if name not in self._by_name:
+            rollout = short_rollout(name)
+            if rollout is not None:
+                return self.register(rollout)
         try:
             return self._by_name[name]
         except KeyError:
@@ -149,6 +212,10 @@ class StrategyRegistry:
         weights = np.zeros((len(names), n_dec, n_feat), dtype=np.float64)
         for i, name in enumerate(names):
             s = self.get(name)
+            if isinstance(s, RolloutStrategy):  # the base's row, plus the playout parameters
+                params[i, P_PLAYOUTS] = s.playouts
+                params[i, P_TOP] = s.top
+                s = self.get(s.base)
             kind[i] = POLICY_KINDS[s.kind]
             params[i, P_TEMPERATURE] = s.temperature
             params[i, P_EPSILON] = s.epsilon
@@ -164,15 +231,24 @@ class StrategyRegistry:
             items = json.loads(Path(path).read_text())
             if isinstance(items, dict):
                 items = [items]
-            loaded = [Strategy(**item) for item in items]
+            loaded = [_from_json(item) for item in items]
         except FileNotFoundError:
             raise PlaytestError(f"strategy file '{path}' not found; pass an existing JSON file") from None
-        except (json.JSONDecodeError, TypeError) as exc:
+        except (json.JSONDecodeError, TypeError, AttributeError) as exc:
             raise PlaytestError(
                 f"strategy file '{path}' is malformed ({exc}); it must hold a JSON list of "
-                "{name, description, kind, weights, temperature, epsilon} objects"
+                "{name, description, kind, weights, temperature, epsilon} objects (a rollout: "
+                "{name, kind: rollout, base, playouts, top})"
             ) from None
         return [self.register(s).name for s in loaded]
+
+
+def _from_json(item: dict[str, Any]) -> Strategy:
+    """One strategy of a JSON file; a rollout's description may be left out."""
+    if item.get("kind") == ROLLOUT:
+        item = {"description": f"flat Monte Carlo over {item.get('base')}", **item}
+        return RolloutStrategy(**item)
+    return Strategy(**item)
 
 
 @njit(cache=True, inline="always")

@@ -15,6 +15,7 @@ STATE_SIZE = 4
 _GOLDEN = uint64(0x9E3779B97F4A7C15)
 _MIX1 = uint64(0xBF58476D1CE4E5B9)
 _MIX2 = uint64(0x94D049BB133111EB)
+_PLAYOUT_SALT = uint64(0x5EED_0F_C0FFEE)
 
 
 @njit(cache=True, inline="always")
@@ -29,7 +30,20 @@ def splitmix64(x: np.uint64) -> np.uint64:
 @njit(cache=True)
 def seed_game(state: np.ndarray, seed: int, game_index: int) -> None:
     """Fill ``state`` for game ``game_index`` of the run seeded with ``seed``."""
+    _fill(state, splitmix64(uint64(seed)) ^ splitmix64(uint64(game_index) * _MIX1 + uint64(1)))
+
+
+@njit(cache=True)
+def seed_playout(state: np.ndarray, seed: int, game_index: int, decision: int, playout: int) -> None:
+    """Fill ``state`` for playout ``playout`` of rollout decision ``decision`` of a game: a stream of its own,
+    the same for every option the decision tries (common random numbers)."""
     x = splitmix64(uint64(seed)) ^ splitmix64(uint64(game_index) * _MIX1 + uint64(1))
+    _fill(state, x ^ splitmix64((uint64(decision) << uint64(20)) + uint64(playout) + _PLAYOUT_SALT))
+
+
+@njit(cache=True)
+def _fill(state: np.ndarray, x: np.uint64) -> None:
+    """The four words of a generator state from one 64-bit key (never all zero)."""
     for i in range(STATE_SIZE):
         x = splitmix64(x + uint64(i))
         state[i] = x

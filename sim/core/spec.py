@@ -19,9 +19,9 @@ import numpy as np
 import sim
 from sim.core import play as protocol
 from sim.core.errors import PlaytestError
-from sim.core.policy import DecisionSchema, Strategy, StrategyRegistry, StrategyTable
+from sim.core.policy import P_PLAYOUTS, DecisionSchema, Strategy, StrategyRegistry, StrategyTable
 from sim.core.records import STANDARD_GAME, STANDARD_PLAYER, Column
-from sim.core.state import M, StateLayout, build, common_arrays, new_snapshot
+from sim.core.state import MC, M, StateLayout, build, common_arrays, new_snapshot
 from sim.core.trace import NO_TRACE, new_trace
 
 
@@ -30,6 +30,10 @@ class ChunkResult(NamedTuple):
 
     games: np.ndarray  # int64 (n_games, n_game_columns)
     players: np.ndarray  # int64 (n_games, n_players, n_player_columns)
+    rollout_decisions: int = 0
+    """Decisions settled by rollouts (main line only)."""
+    playouts: int = 0
+    """Playouts those decisions took."""
 
 
 class Traced(NamedTuple):
@@ -150,10 +154,15 @@ class GameSpec:
         games = np.zeros((n_games, len(self.game_columns)), np.int64)
         players = np.zeros((n_games, n_players, len(self.player_columns)), np.int64)
         try:
-            protocol.play_chunk(st, data, seats, int(first_index), int(n_games), int(seed), games, players)
+            protocol.play_chunk(st, self._snapshot_for(st, table), data, seats, int(first_index), int(n_games),
+                                int(seed), games, players)
         except AssertionError as exc:
             raise AssertionError(f"{self.name}, game {int(st.meta[M.game_index])}: {exc}") from None
-        return ChunkResult(games, players)
+        return ChunkResult(games, players, int(st.mc[MC.decisions]), int(st.mc[MC.playouts]))
+
+    def _snapshot_for(self, st: Any, table: StrategyTable) -> Any:
+        """The rollout driver's snapshot handle: a real one if a strategy is a rollout, else ``st`` (unused)."""
+        return self.new_snapshot(st) if (table.params[:, P_PLAYOUTS] > 0).any() else st
 
     def trace(self, rules: Any, n_players: int, seat_row: np.ndarray, game_index: int, seed: int,
               table: StrategyTable, strategy_names: Sequence[str], capacity: int = 400_000) -> Traced:
@@ -161,7 +170,7 @@ class GameSpec:
         st, data = self.new_state(rules, n_players, table, trace=new_trace(capacity))
         st.meta[M.check] = 1
         seat_row = np.ascontiguousarray(seat_row, dtype=np.int64)[:n_players]
-        protocol.play_until(st, data, int(seed), int(game_index), seat_row, 0)
+        protocol.play_game(st, self._snapshot_for(st, table), data, int(seed), int(game_index), seat_row)
         names = [strategy_names[int(i)] for i in seat_row]
         return Traced(st.trace[: st.meta[M.events]].copy(), st.games.copy(), st.players.copy(), st, data, rules,
                       names, int(game_index), int(seed))

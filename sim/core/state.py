@@ -38,6 +38,10 @@ COMMON_FIELDS = (
     ("keys", "int64 (P, n_keys): ranking keys, most significant first, higher is better"),
     ("rank", "int64 (P,): 1 = best, exact ties share"),
     ("trace", "int64 (events, EVENT_WIDTH): event buffer; zero rows = no tracing"),
+    ("mc", "int64 (len(MC),): the rollout driver's bookkeeping, indexed by MC"),
+    ("forced", "int64 (FORCED,): the rollout picks replayed since the last boundary"),
+    ("cands", "int64 (max_options,): the candidate options of the rollout decision at hand, best first"),
+    ("values", "float64 (max_options, 2): each candidate's total win share and score margin over its playouts"),
 )
 COMMON_NAMES = tuple(name for name, _ in COMMON_FIELDS)
 
@@ -45,8 +49,22 @@ M = namespace("M", ("n_players", "game_index", "check", "round", "events", "paus
 """Slots of ``meta``: player count, game index, checked mode (assert invariants), the round events are
 stamped with, events written, pause after this many decisions (0: never), game over, nobody wins."""
 
-STATIC_COMMON = ("rules", "kind", "params", "weights", "span", "trace")
-"""Common fields a snapshot shares instead of copying: fixed for a whole chunk."""
+MC = namespace("MC", ("seed", "active", "playout", "n_forced", "count", "request", "seat", "n_cands", "decision_no",
+                      "playout_no", "decisions", "playouts"))
+"""Slots of ``mc``, the rollout driver's bookkeeping (sim/core/rollout.py): the run seed; whether the game has a
+rollout seat; in a playout; rollout picks to replay and rollout decisions met since the last boundary; a decision
+asking for a rollout, its seat and candidate count; the game's rollout decisions so far (seeds its playouts);
+the playout at hand; the chunk's rollout decisions and playouts (for ``playtest bench``). It is outside ``meta``
+because a snapshot must not restore it."""
+
+FORCED = 4096
+"""Most rollout decisions between two boundaries (turn or round starts) of any game."""
+
+STATIC_COMMON = ("rules", "kind", "params", "weights", "span", "features", "scores", "options", "trace", "mc", "forced",
+                 "cands", "values")
+"""Common fields a snapshot shares instead of copying: fixed for a whole chunk, the buffers of the decision at
+hand (a position is saved at a boundary, between decisions) and the rollout driver's own. The decision buffers
+are most of a state's bytes, and a rollout restores a position for every playout."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +124,8 @@ def common_arrays(spec: Any, rules: Any, n_players: int, data: Any, table: Any,
         games=np.zeros(len(spec.game_columns), np.int64),
         players=np.zeros((n_players, len(spec.player_columns)), np.int64),
         keys=np.zeros((n_players, spec.n_keys), np.int64), rank=np.zeros(n_players, np.int64), trace=trace,
+        mc=np.zeros(len(MC), np.int64), forced=np.zeros(FORCED, np.int64), cands=np.zeros(max_options, np.int64),
+        values=np.zeros((max_options, 2), np.float64),
     )
 
 

@@ -1,0 +1,70 @@
+"""Strength ladders (`playtest ladder`): one study per strength level, from the base strategies (0 playouts)
+up through flat Monte Carlo over them (every seat ``BASE+mcK``).
+
+Every level plays the same game indices with the same seed and seating, so the levels differ only in how
+well the seats play. Each level is an ordinary run (logged, resumable) under ``OUT/playouts-K``;
+analysis/ladder.py reads them back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from sim.core.errors import PlaytestError
+from sim.runner import run_study
+from sim.study import plan_study
+
+LEVEL_PREFIX = "playouts-"
+
+
+def parse_levels(text: str) -> list[int]:
+    """'0,4,16' -> [0, 4, 16]: whole numbers of playouts, at least 0, each once."""
+    try:
+        levels = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise PlaytestError(f"'{text}' is not a comma-separated list of whole numbers of playouts (e.g. 0,4,16)") from None
+    if not levels:
+        raise PlaytestError("no strength level given; pass playouts per level, e.g. 0,4,16")
+    if min(levels) < 0:
+        raise PlaytestError(f"playouts must be 0 (the base strategies) or more, not {min(levels)}")
+    if len(set(levels)) < len(levels):
+        raise PlaytestError(f"'{text}' repeats a level; give each number of playouts once")
+    return sorted(levels)
+
+
+def level_lineup(bases: Sequence[str], playouts: int) -> list[str]:
+    """The lineup of a level: the bases at 0 playouts, else every base as a rollout over it."""
+    return [b if playouts == 0 else f"{b}+mc{playouts}" for b in bases]
+
+
+def level_dir(root: Path, playouts: int) -> Path:
+    return root / f"{LEVEL_PREFIX}{playouts}"
+
+
+def run_ladder(game: str, players: int, bases: Sequence[str], levels: Sequence[int], games: int, *, seed: int = 0,
+               out: str | Path | None = None, overrides: Sequence[str] = (), **kw: Any) -> Path:
+    """Plan every level (refusing bad input before anything runs), then run them weakest first; return the
+    ladder's directory. ``kw`` passes jobs, backend, scheduler, progress and chunk_size to ``run_study``."""
+    if not levels:
+        raise PlaytestError("no strength level given; pass playouts per level, e.g. 0,4,16")
+    studies = [plan_study(game, players, games, level_lineup(bases, k), False, seed, overrides,
+                          kw.get("chunk_size")) for k in levels]
+    root = Path(out) if out else Path("runs") / f"ladder-{studies[0].run_id()}-{'-'.join(map(str, levels))}"
+    for k, study in zip(levels, studies):
+        run_study(game, players, games, study.lineup, seed=seed, out=level_dir(root, k), overrides=overrides,
+                  seating=study.seating, **kw)
+    return root
+
+
+def ladder_levels(root: str | Path) -> list[tuple[int, Path]]:
+    """(playouts, run directory) of each level found under a ladder directory, weakest first."""
+    root = Path(root)
+    found = []
+    for path in root.glob(f"{LEVEL_PREFIX}*"):
+        suffix = path.name[len(LEVEL_PREFIX):]
+        if path.is_dir() and suffix.isdigit():
+            found.append((int(suffix), path))
+    if not found:
+        raise PlaytestError(f"{root} holds no ladder levels ({LEVEL_PREFIX}K directories); run `playtest ladder` first")
+    return sorted(found)
