@@ -398,9 +398,8 @@ def _cmd_ladder(args: argparse.Namespace) -> None:
 
 
 COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "run": _cmd_run, "ab": _cmd_ab, "report": _cmd_report,
-            "replay": _cmd_replay, "bench": _cmd_bench, "sweep": _cmd_sweep, "tune": _cmd_tune}
-
-            "replay": _cmd_replay, "bench": _cmd_bench, "ladder": _cmd_ladder}
+            "replay": _cmd_replay, "bench": _cmd_bench, "sweep": _cmd_sweep, "tune": _cmd_tune,
+            "ladder": _cmd_ladder}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
