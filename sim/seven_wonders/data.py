@@ -608,6 +608,8 @@ def kernel_data(path: str | Path | None = None):
     handle costs nothing), with the Python-only names attached for replays, reports and tests."""
     loaded = load_data(path)
     handle = _wrap(Data(*loaded))
+    if isinstance(handle, tuple):
+        return loaded  # without JIT the handle is the tuple itself: the loaded one carries the names
     for name in NAMES:
         setattr(handle, name, getattr(loaded, name))
     return handle
