@@ -42,6 +42,15 @@ def _tile_blocks(st: State, data: Data, kind: int, card: int) -> bool:
 
 
 @njit(cache=True)
+def _kind_on(st: State, data: Data, kind: int) -> bool:
+    """True if any active tile has this effect kind."""
+    for t in range(st.tile_on.shape[0]):
+        if st.tile_on[t] and data.tile_kind[t] == kind:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _add_choice(st: State, p: int, mask: int, sellable: int) -> None:
     k = st.chc_n[p]
     if k < MAX_CHOICE:
@@ -71,11 +80,14 @@ def refresh_production(st: State, data: Data, rules: np.ndarray, p: int) -> None
     if st.board_lost[p] == 0:
         st.prod[p, data.wonder_res[w]] += 1
         st.sell[p, data.wonder_res[w]] += 1
+    any_multi = _kind_on(st, data, TILE_KIND.disable_production)
+    any_trade = _kind_on(st, data, TILE_KIND.disable_effects)
+    any_unlimited = _kind_on(st, data, TILE_KIND.unlimited_production)
     for i in range(st.city_n[p]):
         c = st.city[p, i]
-        multi_off = _tile_blocks(st, data, TILE_KIND.disable_production, c)
-        trade_off = _tile_blocks(st, data, TILE_KIND.disable_effects, c)
-        if _tile_blocks(st, data, TILE_KIND.unlimited_production, c):
+        multi_off = any_multi and _tile_blocks(st, data, TILE_KIND.disable_production, c)
+        trade_off = any_trade and _tile_blocks(st, data, TILE_KIND.disable_effects, c)
+        if any_unlimited and _tile_blocks(st, data, TILE_KIND.unlimited_production, c):
             for r in range(N_RES):
                 if data.card_prod[c, r] > 0:
                     st.unlimited[p] |= 1 << r
@@ -190,6 +202,8 @@ def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
         total += d
     if total == 0:
         return 0
+    if not _choices_matter(st, p):
+        return _separable_trade(st, rules, p, prefer)
     n_nodes = RES_NODE + N_RES + 3 * MAX_CHOICE
     for v in range(n_nodes):
         st.flow_head[v] = -1
@@ -258,6 +272,51 @@ def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
             r = info % 8
             st.buy[s, r] += used
             coins += used * unit_price(st, rules, p, s, r)
+    return coins
+
+
+@njit(cache=True)
+def _choices_matter(st: State, p: int) -> bool:
+    """True if a choice source (p's own, or a neighbour's sellable one) offers a resource still needed: only then is
+    the payment an assignment problem."""
+    needed = 0
+    for r in range(N_RES):
+        if st.need[r] > 0:
+            needed |= 1 << r
+    for k in range(st.chc_n[p]):
+        if st.chc_sell[p, k] != 2 and st.chc[p, k] & needed:
+            return True
+    for s in range(2):
+        q = neighbour(st, p, s)
+        for k in range(st.chc_n[q]):
+            if st.chc_sell[q, k] != 0 and st.chc[q, k] & needed:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _separable_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
+    """``cheapest_trade`` when no choice source is involved: each resource is bought on its own, cheaper side first and
+    the preferred side first at equal prices (the same plan the flow finds, SW-DEC-1)."""
+    coins = 0
+    for r in range(N_RES):
+        d = st.need[r]
+        if d == 0:
+            continue
+        first = prefer
+        if unit_price(st, rules, p, 1 - prefer, r) < unit_price(st, rules, p, prefer, r):
+            first = 1 - prefer
+        for k in range(2):
+            s = first if k == 0 else 1 - first
+            q = neighbour(st, p, s)
+            cap = BIG if (st.unlimited[q] >> r) & 1 else st.sell[q, r]
+            take = min(cap, d)
+            if take > 0:
+                st.buy[s, r] += take
+                coins += take * unit_price(st, rules, p, s, r)
+                d -= take
+        if d > 0:
+            return -1
     return coins
 
 

@@ -142,6 +142,15 @@ def structure_cost(st: State, data: Data, rules: np.ndarray, p: int, c: int, mod
         st.need[r] = 0
     chain = 0
     coins = 0
+    if mode == MODE.olympia and (st.olympia_used[p] == age or not _has_special(st, data, p,
+                                                                              SPECIAL.free_build_once_per_age)):
+        return -1  # checked first: most modes are unavailable, and the tile questions below cost more
+    if mode == MODE.token and st.gp_free_build[p] <= 0:
+        return -1
+    if mode == MODE.chain:
+        chain = chain_source(st, data, rules, p, c)
+        if chain == 0:
+            return -1
     per_unit = coins_per_unit(st, data, rules, build_triggers(data, rules, c, 0))
     if mode == MODE.pay:
         coins = data.card_cost_coins[c]
@@ -150,16 +159,6 @@ def structure_cost(st: State, data: Data, rules: np.ndarray, p: int, c: int, mod
         elif active_kind(st, data, rules, TILE_KIND.ignore_resource_cost, build_triggers(data, rules, c, 0)) == 0:
             for r in range(N_RES):
                 st.need[r] = data.card_cost_res[c, r]
-    elif mode == MODE.chain:
-        chain = chain_source(st, data, rules, p, c)
-        if chain == 0:
-            return -1
-    elif mode == MODE.olympia:
-        if not _has_special(st, data, p, SPECIAL.free_build_once_per_age) or st.olympia_used[p] == age:
-            return -1
-    elif mode == MODE.token:
-        if st.gp_free_build[p] <= 0:
-            return -1
     free = mode == MODE.olympia or mode == MODE.token or mode == MODE.discard
     if free and per_unit >= 0 and not rules[R.coin_tiles_spare_free_builds]:
         coins += per_unit * data.card_cost_units[c]
@@ -270,6 +269,8 @@ def turn_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
     unbuilt Babel tile. Identical cards in the hand give identical options.
     """
     n_opt = 0
+    stage0 = option_price(st, data, rules, p, ACT.stage, 0, 0, 0) if st.hand_n[p] > 0 else -1
+    stage1 = option_price(st, data, rules, p, ACT.stage, 0, 1, 0) if st.hand_n[p] > 0 else -1
     for slot in range(st.hand_n[p]):
         c = st.hand[p, slot]
         if not st.has_name[p, data.card_name[c]]:
@@ -281,9 +282,9 @@ def turn_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
                     price = option_price(st, data, rules, p, ACT.build, slot, mode, part) if n_opt < MAX_OPT else -1
                     if price >= 0:
                         n_opt = _put(st, n_opt, ACT.build, slot, mode, part, price)
-        for token in range(2):
-            price = option_price(st, data, rules, p, ACT.stage, slot, token, 0) if n_opt < MAX_OPT else -1
-            if price >= 0:
+        for token in range(2):  # the stage's price does not depend on the card tucked (SW-ACT-2)
+            price = stage0 if token == 0 else stage1
+            if price >= 0 and n_opt < MAX_OPT:
                 n_opt = _put(st, n_opt, ACT.stage, slot, token, 0, price)
         if n_opt < MAX_OPT:
             n_opt = _put(st, n_opt, ACT.sell, slot, 0, 0)
@@ -415,8 +416,9 @@ def resolve_picks(st: State, data: Data, rules: np.ndarray) -> None:
     for p in range(n):
         st.coins[p] += st.income[p]
         st.income[p] = 0
+        if st.pick[p, 0] == ACT.build or st.pick[p, 0] == ACT.stage:
+            refresh_production(st, data, rules, p)  # nothing else changes a player's production view
         st.pick[p, 0] = PICK_NONE
-        refresh_production(st, data, rules, p)
 
 
 @njit(cache=True)
