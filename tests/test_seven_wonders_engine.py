@@ -220,3 +220,26 @@ def test_stat_columns_follow_state_order():
     """Records: the ST counters land in their columns in state order."""
     assert [c.name for c in SPEC.player_columns[PC.traded_out:PC.traded_out + len(ST)]] == list(ST._fields)
     assert GS.game_turn > 0
+
+
+def test_cached_trade_costs_equal_fresh_payments():
+    """SW-DEC-1 / SW-TRADE-1: the per-player cache of trade costs (valid while the production views it was computed
+    under are unchanged) gives the price a fresh min-cost payment gives, at random points of random games."""
+    from sim.seven_wonders.turn import price_with
+
+    checked = 0
+    for game in range(12):
+        for pause in (5, 30, 60, 90):
+            st, data = SPEC.new_state(Rules(), 4, SPEC.strategies.table(["commerce"]))
+            if protocol.play_until(st, data, 8, game, np.zeros(4, np.int64), pause):
+                continue
+            for p in range(4):
+                n = turn_options(st, data, st.rules, p)
+                prices = st.price[:n].copy()
+                rows = st.options[:n].copy()
+                for i in range(n):
+                    act, slot, extra, part = (int(x) for x in rows[i])
+                    if act <= 1:
+                        assert price_with(st, data, st.rules, p, act, slot, extra, part, 0) == prices[i]
+                        checked += 1
+    assert checked > 500

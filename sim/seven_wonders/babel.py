@@ -131,6 +131,7 @@ def refresh_tiles(st: State, data: Data, rules: np.ndarray) -> None:
                     st.teff[TE.delta_man] += data.tile_delta[e]
     for p in range(st.g[GS.n]):
         refresh_production(st, data, rules, p)
+        st.pver[p] += 1  # trade prices may have changed (tiles 9-12): every cached trade cost is stale
 
 
 @njit(cache=True)

@@ -102,12 +102,13 @@ def card_value(st, d: Data, rules, p: int, c: int, f0: int, i: int) -> None:
     fe[f0 + 1, i] = d.card_shields[c]
     sym = d.card_science[c]
     fe[f0 + 2, i] = science_gain(st, rules, p, sym) if sym >= 0 else 0
-    fe[f0 + 3, i] = d.card_coins[c] + d.card_pe_coins[c] * per_element(st, d, p, c)
+    count = per_element(st, d, p, c) if d.card_pe_coins[c] != 0 or d.card_pe_vp[c] != 0 else 0
+    fe[f0 + 3, i] = d.card_coins[c] + d.card_pe_coins[c] * count
     units = 1 if d.card_choice[c] != 0 else 0
     for r in range(d.card_prod.shape[1]):
         units += d.card_prod[c, r]
     fe[f0 + 4, i] = units
-    fe[f0 + 5, i] = d.card_pe_vp[c] * per_element(st, d, p, c)
+    fe[f0 + 5, i] = d.card_pe_vp[c] * count
 
 
 @njit(cache=True)
@@ -127,6 +128,7 @@ def fill_turn_features(st, d: Data, rules, p: int, n_opt: int) -> None:
     """Features of the uses of p's cards (turn decision)."""
     clear_features(st, D.turn, n_opt)
     fe = st.features
+    first_stage = -1
     for i in range(n_opt):
         act = st.options[i, 0]
         c = st.hand[p, st.options[i, 1]]
@@ -141,11 +143,17 @@ def fill_turn_features(st, d: Data, rules, p: int, n_opt: int) -> None:
             fe[F.tu_part, i] = 1.0 if st.options[i, 3] != PART_NONE else 0.0
             fe[F.tu_chain, i] = d.card_next[c]
         elif act == ACT.stage:
-            fe[F.tu_stage, i] = 1.0
-            stage_value(st, d, rules, p, F.tu_vp, i)
-            w, s, j = st.wonder[p], st.side[p], st.stages[p]
-            fe[F.tu_mil, i] = overtakes(st, p, d.stage_shields[w, s, j])
-            fe[F.tu_special, i] = 1.0 if d.stage_special[w, s, j] != SPECIAL.none else 0.0
+            if first_stage < 0:  # every stage option of a turn has the same features
+                first_stage = i
+                fe[F.tu_stage, i] = 1.0
+                stage_value(st, d, rules, p, F.tu_vp, i)
+                w, s, j = st.wonder[p], st.side[p], st.stages[p]
+                fe[F.tu_mil, i] = overtakes(st, p, d.stage_shields[w, s, j])
+                fe[F.tu_special, i] = 1.0 if d.stage_special[w, s, j] != SPECIAL.none else 0.0
+            else:
+                for f in range(F.tu_build, F.tu_chain + 1):
+                    fe[f, i] = fe[f, first_stage]
+                fe[F.tu_cost, i] = st.price[i]
         elif act == ACT.sell:
             fe[F.tu_sell, i] = 1.0
             fe[F.tu_coins, i] = rules[R.discard_coins]

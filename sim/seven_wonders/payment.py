@@ -69,12 +69,20 @@ def refresh_production(st: State, data: Data, rules: np.ndarray, p: int) -> None
     trading cards lose discounts (and production, ``tile4_blocks_production``); BABEL-TILE-20: single brown cards become
     unlimited (sellable); BABEL-TILE-17 / BABEL-TILE-18 / BABEL-TILE-21: one free unit each.
     """
+    _remember(st, p)
     for r in range(N_RES):
         st.prod[p, r] = 0
         st.sell[p, r] = 0
     st.unlimited[p] = 0
     st.chc_n[p] = 0
     st.disc[p] = 0
+    _fill_production(st, data, rules, p)
+    if _changed(st, p):
+        st.pver[p] += 1  # p's own and neighbours' cached trade costs are stale (trade_cost)
+
+
+@njit(cache=True)
+def _fill_production(st: State, data: Data, rules: np.ndarray, p: int) -> None:
     w = st.wonder[p]
     s = st.side[p]
     if st.board_lost[p] == 0:
@@ -113,6 +121,67 @@ def refresh_production(st: State, data: Data, rules: np.ndarray, p: int) -> None
     for t in range(st.tile_on.shape[0]):
         if st.tile_on[t] and data.tile_kind[t] == TILE_KIND.free_resource_per_turn:
             _add_choice(st, p, data.tile_res[t], 0)
+
+
+@njit(cache=True)
+def _remember(st: State, p: int) -> None:
+    """Copy p's production view into the scratch row pv_old (to tell whether a refresh changed it)."""
+    k = 0
+    for r in range(N_RES):
+        st.pv_old[k] = st.prod[p, r]
+        st.pv_old[k + 1] = st.sell[p, r]
+        k += 2
+    st.pv_old[k] = st.unlimited[p]
+    st.pv_old[k + 1] = st.disc[p]
+    st.pv_old[k + 2] = st.chc_n[p]
+    k += 3
+    for j in range(st.chc_n[p]):
+        st.pv_old[k] = st.chc[p, j]
+        st.pv_old[k + 1] = st.chc_sell[p, j]
+        k += 2
+
+
+@njit(cache=True)
+def _changed(st: State, p: int) -> bool:
+    k = 0
+    for r in range(N_RES):
+        if st.pv_old[k] != st.prod[p, r] or st.pv_old[k + 1] != st.sell[p, r]:
+            return True
+        k += 2
+    if st.pv_old[k] != st.unlimited[p] or st.pv_old[k + 1] != st.disc[p] or st.pv_old[k + 2] != st.chc_n[p]:
+        return True
+    k += 3
+    for j in range(st.chc_n[p]):
+        if st.pv_old[k] != st.chc[p, j] or st.pv_old[k + 1] != st.chc_sell[p, j]:
+            return True
+        k += 2
+    return False
+
+
+@njit(cache=True)
+def trade_cost(st: State, rules: np.ndarray, p: int) -> int:
+    """The coins of ``cheapest_trade`` for ``st.need`` (no plan), cached per player by need vector.
+
+    The cost depends only on the need, p's production view and the neighbours' (SW-TRADE-*), and the trade-price
+    tiles: an entry stays valid while the three players' production versions (``pver``, bumped only when a refresh
+    changes a view, or by a tile placement) are those it was computed under. Prices, not plans: the tie-break side
+    never changes the cost (SW-DEC-1).
+    """
+    key = 0
+    for r in range(N_RES):
+        if st.need[r] > 15:
+            return cheapest_trade(st, rules, p, 0)
+        key = key * 16 + st.need[r]
+    n = st.g[GS.n]
+    stamp = st.pver[p] + (st.pver[(p + 1) % n] << 20) + (st.pver[(p + n - 1) % n] << 40)
+    slot = (key * 40503) % st.tc_key.shape[1]
+    if st.tc_key[p, slot] == key and st.tc_stamp[p, slot] == stamp:
+        return st.tc_cost[p, slot]
+    cost = cheapest_trade(st, rules, p, 0)
+    st.tc_key[p, slot] = key
+    st.tc_stamp[p, slot] = stamp
+    st.tc_cost[p, slot] = cost
+    return cost
 
 
 @njit(cache=True)

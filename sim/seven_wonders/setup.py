@@ -48,6 +48,8 @@ def reset(st: State) -> None:
     st.tile_rec[:] = 0
     st.tile_rec[:, TREC.builder] = -1
     st.dealt[0] = 0
+    st.pver[:] = 0
+    st.tc_key[:] = -1
 
 
 @njit(cache=True)

@@ -22,6 +22,8 @@ MAX_SCORE_ROW = 16  # at least len(scoring.SC)
 MAX_OPT = 256  # option rows: 7 cards x (4 build modes x 3 participations + 2 stages + sale + 3 tiles) = 126 a turn;
 # a Halikarnassos search lists each distinct discarded card with each participation
 OPTION_WIDTH = 4  # option row: (action, hand slot, extra, participation)
+TC_SLOTS = 64  # trade-cost cache entries per player (direct-mapped by need vector)
+PV_WIDTH = 2 * N_RES + 3 + 2 * MAX_CHOICE  # a production view: prod, sell, unlimited, disc, choices
 FLOW_NODES = 2 + 3 * MAX_CHOICE + N_RES
 FLOW_EDGES = 2 * (3 * MAX_CHOICE * (1 + N_RES) + 2 * N_RES + N_RES + 8)
 
@@ -123,6 +125,11 @@ class Fields(NamedTuple):
     gp_rec: np.ndarray  # int64 (3, len(GPREC)) per Age: the project and its outcome (records)
     dealt: np.ndarray  # int64 (1,) cards dealt so far this game (SW-INV-1)
     price: np.ndarray  # int64 (MAX_OPT,) coins each listed turn option costs (bank + neighbours), for features
+    pver: np.ndarray  # int64 (n,) production-view version of each player (payment.trade_cost)
+    pv_old: np.ndarray  # int64 (PV_WIDTH,) scratch: a production view before a refresh
+    tc_key: np.ndarray  # int64 (n, TC_SLOTS) trade-cost cache: packed need vector, -1 empty
+    tc_stamp: np.ndarray  # int64 (n, TC_SLOTS) the three production versions the entry was computed under
+    tc_cost: np.ndarray  # int64 (n, TC_SLOTS) the cheapest trade's coins (-1: no plan covers the need)
 
 
 
@@ -159,6 +166,7 @@ def allocate(rules: Rules, n_players: int, data: Data) -> Fields:
         flow_next=z(FLOW_EDGES), flow_info=z(FLOW_EDGES), flow_dist=z(FLOW_NODES), flow_prev=z(FLOW_NODES),
         flow_queue=z(FLOW_NODES + 1), flow_inq=z(FLOW_NODES), stat=z(n, len(ST)), plan=z(2, 2),
         tile_rec=z(N_TILES, len(TREC)), gp_rec=z(3, len(GPREC)), dealt=z(1), price=z(MAX_OPT),
+        pver=z(n), pv_old=z(PV_WIDTH), tc_key=z(n, TC_SLOTS) - 1, tc_stamp=z(n, TC_SLOTS), tc_cost=z(n, TC_SLOTS),
     )
 
 

@@ -27,7 +27,7 @@ from sim.core.rng import shuffle
 from sim.seven_wonders.babel import active_kind, coins_for, coins_per_unit, place_due_tiles
 from sim.seven_wonders.city import add_stage, add_structure
 from sim.seven_wonders.data import COL, N_RES, SPECIAL, TILE_KIND, TR, Data
-from sim.seven_wonders.payment import cheapest_trade, neighbour, refresh_production, unit_price
+from sim.seven_wonders.payment import cheapest_trade, neighbour, refresh_production, trade_cost, unit_price
 from sim.seven_wonders.projects import can_participate, participation_coins, take_participation
 from sim.seven_wonders.rules import R
 from sim.seven_wonders.scoring import SC, per_element, score_player
@@ -203,16 +203,23 @@ def prefer_side(st: State, rules: np.ndarray, p: int) -> int:
 @njit(cache=True)
 def option_price(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot: int, extra: int,
                  part: int) -> int:
-    """Total coins the option costs p (bank + neighbours; plan in st.buy), or -1 if it is not legal to pay (SW-COST-1,
-    SW-TRADE-4: coins held at the start of the turn)."""
-    return price_with(st, data, rules, p, act, slot, extra, part, prefer_side(st, rules, p))
+    """Total coins the option costs p (bank + neighbours), or -1 if it is not legal to pay (SW-COST-1, SW-TRADE-4:
+    coins held at the start of the turn). The trade part comes from p's cache (``trade_cost``); ``price_with``
+    computes the plan itself."""
+    return _price(st, data, rules, p, act, slot, extra, part, -1)
 
 
 @njit(cache=True)
 def price_with(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot: int, extra: int, part: int,
                prefer: int) -> int:
-    """``option_price`` with the plan's tie-break side given: ``prefer`` (0 left, 1 right) is the neighbour paid
+    """``option_price`` with the purchase plan left in st.buy: ``prefer`` (0 left, 1 right) is the neighbour paid
     first among equally cheap plans (SW-DEC-1: the default side, or the one the player chose)."""
+    return _price(st, data, rules, p, act, slot, extra, part, prefer)
+
+
+@njit(cache=True)
+def _price(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot: int, extra: int, part: int,
+           prefer: int) -> int:
     c = st.hand[p, slot]
     if act == ACT.build:
         bank = structure_cost(st, data, rules, p, c, extra, part)
@@ -220,9 +227,9 @@ def price_with(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot:
         bank = stage_cost(st, data, rules, p, extra)
     else:
         return 0
-    if bank < 0:
+    if bank < 0 or bank > st.coins[p]:
         return -1
-    trade = cheapest_trade(st, rules, p, prefer)
+    trade = trade_cost(st, rules, p) if prefer < 0 else cheapest_trade(st, rules, p, prefer)
     if trade < 0 or bank + trade > st.coins[p]:
         return -1
     return bank + trade
