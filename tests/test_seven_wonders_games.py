@@ -41,7 +41,8 @@ def check_draft(st, p):
 def check_discard_build(st, r, p):
     """Generated (card, participation) pairs == the predicate's (copies of one card give one option)."""
     n = turn.discard_build_options(st, DATA, r, p)
-    generated = {(int(st.discard[st.options[i, 1]]) if st.options[i, 1] >= 0 else -1, int(st.options[i, 3])) for i in range(n)}
+    opt = st.options
+    generated = {(int(st.discard[opt[i, 1]]) if opt[i, 1] >= 0 else -1, int(opt[i, 3])) for i in range(n)}
     legal = {(int(st.discard[i]) if i >= 0 else -1, part) for i in range(-2, st.g[GS.discard_n] + 1)
              for part in range(-1, 4) if turn.discard_build_is_legal(st, DATA, r, p, i, part)}
     assert generated == legal
