@@ -288,7 +288,8 @@ def association(players: pd.DataFrame, games: pd.DataFrame, flag: np.ndarray, wh
     crude_res = cluster_ols(y, np.column_stack([np.ones(len(y)), flag]), groups)
     crude = finding(what, 100 * crude_res.params[1], 100 * crude_res.bse[1], threshold)
     rounds = players["game_index"].map(games.set_index("game_index")["rounds"]).to_numpy()
-    length = pd.qcut(rounds, length_bins, labels=False, duplicates="drop").astype(np.int64)
+    length = np.nan_to_num(pd.qcut(rounds, length_bins, labels=False, duplicates="drop"), nan=0).astype(np.int64)
+    # (games of a fixed length, e.g. 7 Wonders' 18 turns, fall in one bin: qcut gives NaN there)
     seat = players["seat"].to_numpy(np.int64)
     strat = pd.Categorical(players["strategy"].astype(str)).codes.astype(np.int64)
     strata = (strat * (seat.max() + 1) + seat) * (length.max() + 1) + length
