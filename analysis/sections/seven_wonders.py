@@ -19,7 +19,7 @@ import pandas as pd
 from analysis import plots, stats
 from analysis.load import Run
 from analysis.models import association, cluster_ols, _deviation, _effects
-from analysis.sections import (Block, Plot, Section, Table, ci, describe_display, mean_display, missing_columns,
+from analysis.sections import (Block, Plot, Section, Table, ci, describe_display, missing_columns,
                                rate_display, skip_note)
 from analysis.verdicts import Finding, finding
 from sim.seven_wonders.data import COLORS, FILES, N_TILES, PACKAGED_DIR, REWARD_VALUE_KEY, load_data
@@ -417,10 +417,14 @@ def tile_builders(run: Run, threshold: float) -> pd.DataFrame:
 def _by_status(items: list[str]) -> str:
     """'field: status' items grouped as 'status: field, field; other: ...' ('none (rulebook)' when empty)."""
     groups: dict[str, list[str]] = {}
+    other = []
     for item in items:
-        field, _, status = item.rpartition(": ")
-        groups.setdefault(status, []).append(field)
-    return "; ".join(f"{k}: {', '.join(v)}" for k, v in groups.items()) or "none (rulebook)"
+        field, _, status = item.partition(": ")
+        if status in STAND_IN:
+            groups.setdefault(status, []).append(field)
+        else:
+            other.append(item)
+    return "; ".join([*other, *(f"{k}: {', '.join(v)}" for k, v in groups.items())]) or "none (rulebook)"
 
 
 def _tile_stand_ins(data, t: int) -> str:
@@ -557,15 +561,13 @@ def projects(run: Run, threshold: float) -> Section:
                         f"Each Great Project ({n:,} games, one project per Age, BABEL-GP-1): success (no token left at "
                         "the end of the Age, BABEL-GP-9), participants, and the share of player-Ages hit by its "
                         "penalty (BABEL-GP-10/11). Wilson 95% intervals."))
-    by_age = pf.groupby("age")["success"].agg(["sum", "count"])
-    t = by_age.assign(rate=by_age["sum"] / by_age["count"])
-    t["lo"], t["hi"] = stats.wilson(by_age["sum"], by_age["count"])
-    blocks.append(Plot("project_success", plots.rate_bars(
-        summary.set_index("project").assign(rate=summary["success"].to_numpy(),
-                                            lo=[stats.wilson(s * d, d)[0] for s, d in zip(summary["success"], summary["games"])],
-                                            hi=[stats.wilson(s * d, d)[1] for s, d in zip(summary["success"], summary["games"])]),
-        f"Great Project success rate ({n:,} games)", "project", ylabel="success rate (%)"), "95% intervals."))
-    blocks.append("Success by Age: " + "; ".join(f"Age {a}: {ci(r.rate, r.lo, r.hi)}" for a, r in t.iterrows()) + ".")
+    names = data.project_names
+    per = stats.rate_table(pf.assign(name=[names[k] for k in pf["project"]]), "name", "success")
+    per = per.reindex([x for x in summary["project"] if x in per.index])
+    blocks.append(Plot("project_success", plots.rate_bars(per, f"Great Project success rate ({n:,} games)", "project",
+                                                          ylabel="success rate (%)"), "95% intervals."))
+    ages = stats.rate_table(pf, "age", "success")
+    blocks.append("Success by Age: " + "; ".join(f"Age {a}: {ci(r.rate, r.lo, r.hi)}" for a, r in ages.iterrows()) + ".")
     if _need(p, ("gp_tokens",), "free riders", blocks):
         a = association(p, g, p["gp_tokens"].to_numpy() == 0, "players who never took a token minus the rest",
                         threshold)
@@ -785,6 +787,8 @@ def stand_in_sensitivity(runs: Sequence[Run], threshold: float) -> Section | Non
         s.columns = ["project"] + [f"{r.run_dir.name}: {c}" for c in s.columns[1:]]
         proj = s if proj is None else proj.merge(s, on="project", how="outer")
     if proj is not None:
+        order = [x for x in _data(group[0]).project_names if x in set(proj["project"])]
+        proj = proj.set_index("project").reindex(order).reset_index()
         proj["rests on non-rulebook values"] = [_project_stand_ins(_data(group[0]), n) for n in proj["project"]]
         blocks.append(Table(proj, "Great Project success and penalty rates with the packaged values and with each "
                                   "perturbed data set (95% intervals)."))
@@ -799,6 +803,7 @@ def stand_in_sensitivity(runs: Sequence[Run], threshold: float) -> Section | Non
                               [f"{f.interval()} {f.label}" if f else "n/a" for f in bt["adjusted"]]})
         tiles_rows = t if tiles_rows is None else tiles_rows.merge(t, on="tile", how="outer")
     if tiles_rows is not None:
+        tiles_rows = tiles_rows.sort_values("tile", key=lambda c: c.str.split().str[0].astype(int), ignore_index=True)
         tiles_rows["rests on non-rulebook values"] = [_tile_stand_ins(_data(group[0]), int(x.split()[0]))
                                                       for x in tiles_rows["tile"]]
         blocks.append(Table(tiles_rows, "Per tile, the builder's adjusted win-rate difference under each data set: "
