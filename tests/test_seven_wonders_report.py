@@ -185,7 +185,17 @@ def test_method_variance_explained_and_stand_ins_named():
     assert ve.loc["strategy", "share"] == pytest.approx(1.0)
     assert ve.loc["seat", "share"] < 0.01 and ve.loc["seat", "lo"] <= ve.loc["seat", "share"] <= ve.loc["seat", "hi"]
     tables = [b for b in S.method(run).blocks if isinstance(b, Table)]
-    assert list(tables[1].frame.iloc[:, 0]) == list(load_data().stand_ins) and len(load_data().stand_ins) > 0
+    listed = dict(zip(tables[1].frame["component"], tables[1].frame["fields not from the rulebook"]))
+    assert listed["tile 1 Age tax on red structures"] == "secondary source: trigger"
+    assert "project River Port" in listed and "tile 3 Multi-resource ban" not in listed
+    for item in load_data().stand_ins:  # e.g. 'babel_tiles.json tile 9 resource_category: secondary source'
+        head = item.split(".json ", 1)[1].partition(": ")[0]
+        if head.startswith("tile "):
+            key, field = next(k for k in listed if k.startswith(" ".join(head.split()[:2]) + " ")), head.split()[2]
+        else:
+            key = next(k for k in listed if head.startswith(k.removeprefix("project ") + " "))
+            field = head[len(key.removeprefix("project ")):].strip()
+        assert field in listed[key], item
 
 
 def test_perturbed_data_loads_and_the_sensitivity_section_names_changes(tmp_path):

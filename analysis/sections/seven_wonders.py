@@ -625,10 +625,13 @@ def method(run: Run) -> Section:
                            "switches included, is in the run's manifest.json:",
                            Table(pd.DataFrame({"rule": list(rules), "value": [str(v) for v in rules.values()]}),
                                  "The rules and switches of this run.")]
-    blocks.append(Table(pd.DataFrame({"non-rulebook data value": list(data.stand_ins)}),
-                        f"Data values in use that the rulebook does not give ({len(data.stand_ins)}; from the data "
-                        f"loader, data directory: {rules.get('data') or 'packaged'}). The Babel findings above name "
-                        "the ones they rest on."))
+    items = [(f"tile {t} {data.tile_labels[t - 1]}", _tile_stand_ins(data, t)) for t in range(1, N_TILES + 1)]
+    items += [(f"project {name}", _project_stand_ins(data, name)) for name in data.project_names]
+    items = [(k, v) for k, v in items if v != "none (rulebook)"]
+    blocks.append(Table(pd.DataFrame({"component": [k for k, _ in items], "fields not from the rulebook": [v for _, v in items]}),
+                        f"Data values in use that the rulebook does not give ({len(data.stand_ins)} fields; from the "
+                        f"data loader, data directory: {rules.get('data') or 'packaged'}). The Babel findings above "
+                        "name the ones they rest on."))
     factors = {"strategy": p["strategy"], "seat": p["seat"]}
     if "board" in p.columns and "side" in p.columns:
         factors["board and side"] = p["board"].astype(str) + p["side"].astype(str)
