@@ -215,7 +215,7 @@ def test_perturbed_data_loads_and_the_sensitivity_section_names_changes(tmp_path
         r.games["gp1_project"], r.games["gp1_success"] = 0, ok
     sec = S.stand_in_sensitivity([ref, pert], 2.0)
     text = " ".join(b for b in sec.blocks if isinstance(b, str))
-    assert f"{base[0]['name']} participation cost" in text
+    assert f"{base[0]['name']} coins {base[0]['participation_cost']['coins']} -> " in text
     table = [b for b in sec.blocks if isinstance(b, Table)][0].frame.set_index("project")
     row = table.loc[base[0]["name"]]
     assert row.iloc[0].startswith("0.0%") and row.iloc[2].startswith("100.0%")

@@ -691,10 +691,18 @@ def data_changes(run: Run) -> list[str]:
     out = []
     for g in mine:
         b = base.get(g["name"], {})
-        for field in ("participation_cost", "reward_per_participation_token", "penalty_if_failed"):
-            if g.get(field) != b.get(field):
-                out.append(f"{g['name']} {field.replace('_', ' ')}: {json.dumps(b.get(field))} -> "
-                           f"{json.dumps(g.get(field))}")
+        was, now = b.get("participation_cost", {}), g.get("participation_cost", {})
+        if was.get("coins") != now.get("coins"):
+            out.append(f"{g['name']} coins {was.get('coins')} -> {now.get('coins')}")
+        if was.get("resources") != now.get("resources"):
+            out.append(f"{g['name']} resources {json.dumps(was.get('resources'))} -> {json.dumps(now.get('resources'))}")
+        rw, rn = b.get("reward_per_participation_token", {}), g.get("reward_per_participation_token", {})
+        for key in sorted(set(rw) | set(rn)):
+            if rw.get(key) != rn.get(key):
+                out.append(f"{g['name']} reward {key} {rw.get(key)} -> {rn.get(key)}")
+        if b.get("penalty_if_failed") != g.get("penalty_if_failed"):
+            out.append(f"{g['name']} penalty {json.dumps(b.get('penalty_if_failed'))} -> "
+                       f"{json.dumps(g.get('penalty_if_failed'))}")
     return out
 
 
