@@ -645,10 +645,11 @@ def method(run: Run) -> Section:
                         "games). Factors overlap (the babel strategy builds the tiles), so shares do not add up."))
     fair = stats.expected_share(p)
     z = 1.959964 + 0.841621
-    need = int(np.ceil(z ** 2 * fair * (1 - fair) * (1 / 0.3 + 1 / 0.7) / 0.01 ** 2 / run.n_players))
-    blocks.append(f"Games needed so a 1-point change in one strategy's win rate while a tile is active (active in "
-                  f"about 30% of games) is found 80% of the time at 5%: about {need:,} games per strategy present "
-                  f"in each game ({n:,} played).")
+    rows = z ** 2 * fair * (1 - fair) * (1 / 0.3 + 1 / 0.7) / 0.01 ** 2
+    per_game = len(p) / n / p["strategy"].nunique()
+    blocks.append(f"Sample size: finding a 1-point change in one strategy's win rate while a tile is active (a tile is "
+                  f"active in about 30% of games) 80% of the time at 5% needs about {rows:,.0f} player-games of "
+                  f"that strategy, i.e. {rows / per_game:,.0f} games of this run's design ({n:,} played).")
     return Section("Method", blocks)
 
 
