@@ -462,7 +462,9 @@ def tiles(run: Run, threshold: float) -> Section:
                                                          cbar_label="points (adjusted)"),
                            "Adjusted effect in points: games where the tile was active at least one turn against "
                            "games where it never was, for the players who did not build it (seat, own strategy "
-                           "and the strategies at the table held fixed; game-clustered)."))
+                           "and the strategies at the table held fixed; game-clustered). Where a tile was active, its "
+                           "builder gave up a card for it, so the others share a small gain from that alone: compare "
+                           "a cell with its row, not with 0."))
         shown = eff[eff["label"].isin(["large"])].sort_values("effect", key=abs, ascending=False)
         blocks.append(Table(pd.DataFrame({"tile": shown["tile_name"], "strategy": shown["strategy"],
                                           "player-games active": [f"{x:,}" for x in shown["games active"]],
