@@ -252,3 +252,14 @@ def test_sections_on_a_real_run(tmp_path):
     assert len(tiles) == N_TILES and tiles["tile"].iloc[0].startswith("1 ")
     projects = [b for b in secs[6].blocks if isinstance(b, Table)][0].frame
     assert set(projects["project"]) <= set(load_data().project_names) and len(projects) >= 3
+
+
+def test_sections_skip_missing_columns(tmp_path):
+    """A run without the game's columns gets skip notes naming them, never an error or a silent drop."""
+    from tests.test_analysis_synth import write_run
+
+    run = load_run(write_run(tmp_path / "s", game="seven_wonders", n_players=4, n_games=200))
+    secs = {s.title: s.blocks for s in S.sections(run, 2.0)}
+    for title in ("Wonder boards and sides", "Score composition", "Economy", "Babel tiles", "Great Projects"):
+        assert secs[title][0].startswith("Skipped") and len(secs[title]) == 1
+    assert "vp_military" in secs["Score composition"][0]
