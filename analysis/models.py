@@ -288,7 +288,7 @@ def association(players: pd.DataFrame, games: pd.DataFrame, flag: np.ndarray, wh
     crude_res = cluster_ols(y, np.column_stack([np.ones(len(y)), flag]), groups)
     crude = finding(what, 100 * crude_res.params[1], 100 * crude_res.bse[1], threshold)
     rounds = players["game_index"].map(games.set_index("game_index")["rounds"]).to_numpy()
-    quarters = pd.qcut(rounds, length_bins, labels=False, duplicates="drop")  # NaN when every game is as long
+    quarters = pd.qcut(rounds, length_bins, labels=False, duplicates="drop")  # NaN when every game is as long (Circus Train, 7 Wonders)
     length = np.nan_to_num(np.asarray(quarters, float), nan=0.0).astype(np.int64)
     seat = players["seat"].to_numpy(np.int64)
     strat = pd.Categorical(players["strategy"].astype(str)).codes.astype(np.int64)

@@ -55,7 +55,7 @@ def test_tile_draft_keep_one_pass_right_twice():
     assert set(st.tile_pool[0][st.tile_pool[0] >= 0]) == set(dealt[1, 1:])  # from the left (seat 1)
     for p in range(4):
         assert tile_draft_options(st, p) == 2
-        keep_tile(st, p, int(st.opt[0, 0]))
+        keep_tile(st, p, int(st.options[0, 0]))
     pass_tiles_right(st)
     assert (st.tiles >= 0).all() and len(set(st.tiles.ravel())) == 12
     assert (st.tile_pool < 0).all()
@@ -314,7 +314,7 @@ def test_two_tiles_of_one_player_in_one_turn_are_both_placed():
     give_hand(st, 0, "Altar", "Theater")
     play(st, {0: (TILE, 0, 0, 0)})
     n = seventh_card_options(st, DATA, R, 0)
-    assert (TILE, 0, 1, 0) in [tuple(st.opt[i]) for i in range(n)]
+    assert (TILE, 0, 1, 0) in [tuple(st.options[i]) for i in range(n)]
     play(st, {0: (TILE, 0, 1, 0)})
     end_turn(st, DATA, R)
     assert st.babel_slot.tolist() == [2, 20, -1, -1] and st.tiles_built[0] == 2

@@ -20,7 +20,7 @@ def pick(st, n_opt):
 def check_generator(st, r, p):
     """Every (action, slot, extra, participation) is generated iff the predicate says it is legal."""
     n = turn.turn_options(st, DATA, r, p)
-    generated = {tuple(int(x) for x in st.opt[i]) for i in range(n)}
+    generated = {tuple(int(x) for x in st.options[i]) for i in range(n)}
     legal = set()
     for act in range(len(turn.ACT)):
         for slot in range(-1, st.hand_n[p] + 1):
@@ -34,14 +34,15 @@ def check_generator(st, r, p):
 
 def check_draft(st, p):
     n = babel.tile_draft_options(st, p)
-    assert {int(st.opt[i, 0]) for i in range(n)} == {j for j in range(-1, 4) if babel.keep_is_legal(st, p, j)}
+    assert {int(st.options[i, 0]) for i in range(n)} == {j for j in range(-1, 4) if babel.keep_is_legal(st, p, j)}
     return n
 
 
 def check_discard_build(st, r, p):
     """Generated (card, participation) pairs == the predicate's (copies of one card give one option)."""
     n = turn.discard_build_options(st, DATA, r, p)
-    generated = {(int(st.discard[st.opt[i, 1]]) if st.opt[i, 1] >= 0 else -1, int(st.opt[i, 3])) for i in range(n)}
+    opt = st.options
+    generated = {(int(st.discard[opt[i, 1]]) if opt[i, 1] >= 0 else -1, int(opt[i, 3])) for i in range(n)}
     legal = {(int(st.discard[i]) if i >= 0 else -1, part) for i in range(-2, st.g[GS.discard_n] + 1)
              for part in range(-1, 4) if turn.discard_build_is_legal(st, DATA, r, p, i, part)}
     assert generated == legal
@@ -50,7 +51,7 @@ def check_discard_build(st, r, p):
 
 def check_penalty(st, r, p):
     n = projects.penalty_options(st, DATA, r, p)
-    generated = {(int(st.opt[i, 0]), int(st.opt[i, 1])) for i in range(n)}
+    generated = {(int(st.options[i, 0]), int(st.options[i, 1])) for i in range(n)}
     legal = {(a, b) for a in range(-3, 25) for b in range(-1, 7) if projects.penalty_is_legal(st, DATA, r, p, a, b)}
     assert generated == legal
     return n
@@ -63,14 +64,14 @@ def cards_in_play(st, n):
 def play_game(n, seed, rules, check=False):
     """One random game; returns the final score rows."""
     r = rules.to_array()
-    st = new_state(rules, DATA, n)
+    st = new_state(rules, n)
     seed_game(st.rng, seed, 0)
     setup.setup_game(st, DATA, r)
     if rules.babel_tower:
         for _ in range(2):
             for p in range(n):
                 k = check_draft(st, p) if check else babel.tile_draft_options(st, p)
-                babel.keep_tile(st, p, int(st.opt[pick(st, k), 0]))
+                babel.keep_tile(st, p, int(st.options[pick(st, k), 0]))
             babel.pass_tiles_right(st)
         assert (st.tiles[:n] >= 0).all()
     for age in (1, 2, 3):

@@ -157,10 +157,10 @@ def test_failure_penalises_only_players_without_tokens():
     build(st, 1, "Altar", "Baths", "Tavern")
     assert not project_succeeds(st, R)
     n = penalty_options(st, DATA, R, 1)
-    assert sorted(int(st.opt[i, 0]) for i in range(n)) == [0, 1]
+    assert sorted(int(st.options[i, 0]) for i in range(n)) == [0, 1]
     apply_penalty(st, DATA, R, 1, 1, 3)
     assert st.color_n[1, COL.blue] == 1 and st.g[GS.removed_n] == 1
-    assert penalty_options(st, DATA, R, 2) == 1 and st.opt[0, 0] == -1  # no blue card: no effect
+    assert penalty_options(st, DATA, R, 2) == 1 and st.options[0, 0] == -1  # no blue card: no effect
 
 
 def test_lost_card_to_discard_switch():
@@ -184,13 +184,13 @@ def test_coin_penalty_and_the_defeat_token_when_it_cannot_be_borne():
     penalty_options(st, DATA, R, 0)
     apply_penalty(st, DATA, R, 0, 0, 2)
     assert st.coins[0] == 0 and st.defeat_n[0] == 0
-    assert penalty_options(st, DATA, R, 1) == 1 and st.opt[0, 0] == UNBEARABLE
+    assert penalty_options(st, DATA, R, 1) == 1 and st.options[0, 0] == UNBEARABLE
     apply_penalty(st, DATA, R, 1, 0, 2)
     assert (st.defeat_n[1], st.defeat_vp[1]) == (1, -2)
     fixed = Rules(gp_coin_penalty_fixed=4).to_array()
     st.coins[2] = 3
     penalty_options(st, DATA, fixed, 2)
-    assert st.opt[0, 0] == UNBEARABLE
+    assert st.options[0, 0] == UNBEARABLE
 
 
 def test_lose_victory_tokens_of_choice_and_too_few_held():
@@ -201,8 +201,8 @@ def test_lose_victory_tokens_of_choice_and_too_few_held():
     st.victory[0, 1] = 1
     st.victory[0, 5] = 2
     n = penalty_options(st, DATA, R, 0)
-    assert sorted((int(st.opt[i, 0]), int(st.opt[i, 1])) for i in range(n)) == [(1, 5), (5, 5)]
-    apply_penalty(st, DATA, R, 0, [tuple(st.opt[i, :2]) for i in range(n)].index((1, 5)), 3)
+    assert sorted((int(st.options[i, 0]), int(st.options[i, 1])) for i in range(n)) == [(1, 5), (5, 5)]
+    apply_penalty(st, DATA, R, 0, [tuple(st.options[i, :2]) for i in range(n)].index((1, 5)), 3)
     assert st.victory[0].tolist() == [0, 0, 0, 0, 0, 1]
     st.victory[1, 3] = 1
     penalty_options(st, DATA, R, 1)
@@ -224,7 +224,7 @@ def test_lose_board_resource_and_a_second_time():
     assert st.prod[1, RES.stone] == 0 and st.sell[1, RES.stone] == 0 and st.board_lost[1] == 1
     st.babel_slot[0] = 21
     penalty_options(st, DATA, R, 1)
-    assert st.opt[0, 0] == UNBEARABLE
+    assert st.options[0, 0] == UNBEARABLE
     apply_penalty(st, DATA, R, 1, 0, 1)
     assert (st.defeat_n[1], st.defeat_vp[1]) == (2, -2)
 

@@ -160,7 +160,7 @@ def test_halikarnassos_builds_from_the_whole_discard_pile_for_free():
     play(st, {0: (STAGE, 0, 0, 0)})
     assert st.pending[0] == 1
     n = discard_build_options(st, DATA, R, 0)
-    rows = [tuple(st.opt[i]) for i in range(n)]
+    rows = [tuple(st.options[i]) for i in range(n)]
     assert rows[0][0] == -1 and len(rows) == 2  # decline, or one Palace (Altar held; copies once)
     apply_discard_build(st, DATA, R, 0, 1)
     assert card("Palace") in st.city[0, : st.city_n[0]] and st.coins[0] == 0 and st.g[GS.discard_n] == 2
@@ -177,7 +177,7 @@ def test_babylon_b_plays_the_seventh_card():
         give_hand(st, p, "Tavern")
     assert seventh_card_seats(st, DATA) == 1
     n = seventh_card_options(st, DATA, R, 0)
-    assert (BUILD, 0, MODE.pay, 0) in [tuple(st.opt[i]) for i in range(n)]
+    assert (BUILD, 0, MODE.pay, 0) in [tuple(st.options[i]) for i in range(n)]
     play(st, {0: (BUILD, 0, MODE.pay, 0)})
     discard_last_cards(st)
     assert st.coins.tolist() == [5, 0, 0] and st.g[GS.discard_n] == 2
@@ -197,7 +197,7 @@ def test_halikarnassos_on_turn_six_may_take_the_discarded_last_cards(sees):
     play(st, {0: (STAGE, 0, 0, 0), 1: (SELL, 0, 0, 0)}, rules)
     discard_last_cards(st)
     n = discard_build_options(st, DATA, r, 0)
-    names = {DATA.card_names[st.discard[st.opt[i, 1]]] for i in range(1, n)}
+    names = {DATA.card_names[st.discard[st.options[i, 1]]] for i in range(1, n)}
     assert ("Tavern" in names) == sees and "Theater" in names
 
 
@@ -210,9 +210,9 @@ def test_babylon_seventh_card_may_build_a_babel_tile():
     st.g[GS.turn] = 6
     give_hand(st, 0, "Altar")
     n = seventh_card_options(st, DATA, R, 0)
-    assert any(st.opt[i, 0] == TILE for i in range(n))
+    assert any(st.options[i, 0] == TILE for i in range(n))
     n = seventh_card_options(st, DATA, Rules(seventh_card_any_action=False).to_array(), 0)
-    assert n > 0 and not any(st.opt[i, 0] == TILE for i in range(n))
+    assert n > 0 and not any(st.options[i, 0] == TILE for i in range(n))
 
 
 def test_setup_deals_distinct_boards_sides_coins_and_tiles():

@@ -15,7 +15,7 @@ from sim.core.rng import shuffle
 from sim.seven_wonders.data import AGE, MAN_MASK, N_TILES, RAW_MASK, TILE_KIND, Data
 from sim.seven_wonders.payment import neighbour, refresh_production
 from sim.seven_wonders.rules import R
-from sim.seven_wonders.state import TE, GS, State
+from sim.seven_wonders.state import TE, TREC, GS, State
 
 N_SLOTS = 4
 
@@ -131,6 +131,7 @@ def refresh_tiles(st: State, data: Data, rules: np.ndarray) -> None:
                     st.teff[TE.delta_man] += data.tile_delta[e]
     for p in range(st.g[GS.n]):
         refresh_production(st, data, rules, p)
+        st.pver[p] += 1  # trade prices may have changed (tiles 9-12): every cached trade cost is stale
 
 
 @njit(cache=True)
@@ -139,6 +140,10 @@ def place_tile(st: State, data: Data, t: int) -> None:
     full the next tile covers the earliest-placed visible tile (slots cycle, so that is the next one)."""
     n_slots = data.babel_slots[st.g[GS.n]]
     k = st.g[GS.babel_next]
+    covered = st.babel_slot[k]
+    if covered >= 0:
+        st.tile_rec[covered, TREC.covered] = st.g[GS.game_turn]
+    st.tile_rec[t, TREC.placed] = st.g[GS.game_turn]
     st.babel_slot[k] = t
     st.babel_age[k] = st.g[GS.babel_placed]
     st.g[GS.babel_placed] += 1
@@ -182,7 +187,7 @@ def tile_draft_options(st: State, p: int) -> int:
     n_opt = 0
     for j in range(3):
         if st.tile_pool[p, j] >= 0:
-            st.opt[n_opt, 0] = j
+            st.options[n_opt, 0] = j
             n_opt += 1
     return n_opt
 

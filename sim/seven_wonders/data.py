@@ -22,6 +22,7 @@ import numpy as np
 
 from sim.core.errors import PlaytestError
 from sim.core.names import namespace
+from sim.core.structs import struct_handle
 
 PACKAGED_DIR = Path(__file__).with_name("data")
 FILES = ("cards.json", "wonders.json", "babel_tiles.json", "great_projects.json")
@@ -88,6 +89,7 @@ class Data(NamedTuple):
     card_pe_scope: np.ndarray  # (n_cards,) SCOPE_* bits
     card_pe_coins: np.ndarray  # (n_cards,) coins per element, when built (SW-COM-1 / SW-COM-2)
     card_pe_vp: np.ndarray  # (n_cards,) VP per element at game end (SW-COM-2, SW-GUILD-1)
+    card_next: np.ndarray  # (n_cards,) cards naming this card's name as a chain predecessor (strategy feature)
     wonder_res: np.ndarray  # (n_wonders,) starting resource (SW-RES-1)
     wonder_n_stages: np.ndarray  # (n_wonders, 2) stages on sides A, B (SW-WONDER-1)
     stage_cost_coins: np.ndarray  # (n_wonders, 2, MAX_STAGES)
@@ -577,6 +579,9 @@ def _load(path: str) -> LoadedData:
     tiles = _tiles(tf, cards["name_list"], cards["arrays"]["card_name"])
     projects = _projects(gf)
     arrays = {**cards["arrays"], **wonders["arrays"], **tiles["arrays"], **projects["arrays"]}
+    chain = arrays["card_chain"]
+    arrays["card_next"] = np.array([(chain == arrays["card_name"][c]).sum() for c in range(chain.shape[0])],
+                                   dtype=np.int64)
     data = LoadedData(**{name: arrays[name] for name in Data._fields})
     data.card_names = cards["card_names"]
     data.name_list = cards["name_list"]
@@ -591,3 +596,20 @@ def _load(path: str) -> LoadedData:
 def load_data(path: str | Path | None = None) -> LoadedData:
     """The packaged data (``path`` None or ""), else a designer's directory (missing files packaged); cached."""
     return _load("" if path is None else str(path))
+
+
+_wrap = struct_handle(Data, "SevenWondersDataRef")
+NAMES = ("card_names", "name_list", "wonder_names", "tile_labels", "project_names", "stand_ins", "files")
+
+
+@functools.lru_cache(maxsize=8)
+def kernel_data(path: str | Path | None = None):
+    """The loaded data as one kernel handle (a tuple of 55 arrays costs a reference count each per call; a borrowed
+    handle costs nothing), with the Python-only names attached for replays, reports and tests."""
+    loaded = load_data(path)
+    handle = _wrap(Data(*loaded))
+    if isinstance(handle, tuple):
+        return loaded  # without JIT the handle is the tuple itself: the loaded one carries the names
+    for name in NAMES:
+        setattr(handle, name, getattr(loaded, name))
+    return handle

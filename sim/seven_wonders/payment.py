@@ -42,6 +42,15 @@ def _tile_blocks(st: State, data: Data, kind: int, card: int) -> bool:
 
 
 @njit(cache=True)
+def _kind_on(st: State, data: Data, kind: int) -> bool:
+    """True if any active tile has this effect kind."""
+    for t in range(st.tile_on.shape[0]):
+        if st.tile_on[t] and data.tile_kind[t] == kind:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _add_choice(st: State, p: int, mask: int, sellable: int) -> None:
     k = st.chc_n[p]
     if k < MAX_CHOICE:
@@ -60,22 +69,33 @@ def refresh_production(st: State, data: Data, rules: np.ndarray, p: int) -> None
     trading cards lose discounts (and production, ``tile4_blocks_production``); BABEL-TILE-20: single brown cards become
     unlimited (sellable); BABEL-TILE-17 / BABEL-TILE-18 / BABEL-TILE-21: one free unit each.
     """
+    _remember(st, p)
     for r in range(N_RES):
         st.prod[p, r] = 0
         st.sell[p, r] = 0
     st.unlimited[p] = 0
     st.chc_n[p] = 0
     st.disc[p] = 0
+    _fill_production(st, data, rules, p)
+    if _changed(st, p):
+        st.pver[p] += 1  # p's own and neighbours' cached trade costs are stale (trade_cost)
+
+
+@njit(cache=True)
+def _fill_production(st: State, data: Data, rules: np.ndarray, p: int) -> None:
     w = st.wonder[p]
     s = st.side[p]
     if st.board_lost[p] == 0:
         st.prod[p, data.wonder_res[w]] += 1
         st.sell[p, data.wonder_res[w]] += 1
+    any_multi = _kind_on(st, data, TILE_KIND.disable_production)
+    any_trade = _kind_on(st, data, TILE_KIND.disable_effects)
+    any_unlimited = _kind_on(st, data, TILE_KIND.unlimited_production)
     for i in range(st.city_n[p]):
         c = st.city[p, i]
-        multi_off = _tile_blocks(st, data, TILE_KIND.disable_production, c)
-        trade_off = _tile_blocks(st, data, TILE_KIND.disable_effects, c)
-        if _tile_blocks(st, data, TILE_KIND.unlimited_production, c):
+        multi_off = any_multi and _tile_blocks(st, data, TILE_KIND.disable_production, c)
+        trade_off = any_trade and _tile_blocks(st, data, TILE_KIND.disable_effects, c)
+        if any_unlimited and _tile_blocks(st, data, TILE_KIND.unlimited_production, c):
             for r in range(N_RES):
                 if data.card_prod[c, r] > 0:
                     st.unlimited[p] |= 1 << r
@@ -101,6 +121,67 @@ def refresh_production(st: State, data: Data, rules: np.ndarray, p: int) -> None
     for t in range(st.tile_on.shape[0]):
         if st.tile_on[t] and data.tile_kind[t] == TILE_KIND.free_resource_per_turn:
             _add_choice(st, p, data.tile_res[t], 0)
+
+
+@njit(cache=True)
+def _remember(st: State, p: int) -> None:
+    """Copy p's production view into the scratch row pv_old (to tell whether a refresh changed it)."""
+    k = 0
+    for r in range(N_RES):
+        st.pv_old[k] = st.prod[p, r]
+        st.pv_old[k + 1] = st.sell[p, r]
+        k += 2
+    st.pv_old[k] = st.unlimited[p]
+    st.pv_old[k + 1] = st.disc[p]
+    st.pv_old[k + 2] = st.chc_n[p]
+    k += 3
+    for j in range(st.chc_n[p]):
+        st.pv_old[k] = st.chc[p, j]
+        st.pv_old[k + 1] = st.chc_sell[p, j]
+        k += 2
+
+
+@njit(cache=True)
+def _changed(st: State, p: int) -> bool:
+    k = 0
+    for r in range(N_RES):
+        if st.pv_old[k] != st.prod[p, r] or st.pv_old[k + 1] != st.sell[p, r]:
+            return True
+        k += 2
+    if st.pv_old[k] != st.unlimited[p] or st.pv_old[k + 1] != st.disc[p] or st.pv_old[k + 2] != st.chc_n[p]:
+        return True
+    k += 3
+    for j in range(st.chc_n[p]):
+        if st.pv_old[k] != st.chc[p, j] or st.pv_old[k + 1] != st.chc_sell[p, j]:
+            return True
+        k += 2
+    return False
+
+
+@njit(cache=True)
+def trade_cost(st: State, rules: np.ndarray, p: int) -> int:
+    """The coins of ``cheapest_trade`` for ``st.need`` (no plan), cached per player by need vector.
+
+    The cost depends only on the need, p's production view and the neighbours' (SW-TRADE-*), and the trade-price
+    tiles: an entry stays valid while the three players' production versions (``pver``, bumped only when a refresh
+    changes a view, or by a tile placement) are those it was computed under. Prices, not plans: the tie-break side
+    never changes the cost (SW-DEC-1).
+    """
+    key = 0
+    for r in range(N_RES):
+        if st.need[r] > 15:
+            return cheapest_trade(st, rules, p, 0)
+        key = key * 16 + st.need[r]
+    n = st.g[GS.n]
+    stamp = st.pver[p] + (st.pver[(p + 1) % n] << 20) + (st.pver[(p + n - 1) % n] << 40)
+    slot = (key * 40503) % st.tc_key.shape[1]
+    if st.tc_key[p, slot] == key and st.tc_stamp[p, slot] == stamp:
+        return st.tc_cost[p, slot]
+    cost = cheapest_trade(st, rules, p, 0)
+    st.tc_key[p, slot] = key
+    st.tc_stamp[p, slot] = stamp
+    st.tc_cost[p, slot] = cost
+    return cost
 
 
 @njit(cache=True)
@@ -190,6 +271,8 @@ def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
         total += d
     if total == 0:
         return 0
+    if not _choices_matter(st, p):
+        return _separable_trade(st, rules, p, prefer)
     n_nodes = RES_NODE + N_RES + 3 * MAX_CHOICE
     for v in range(n_nodes):
         st.flow_head[v] = -1
@@ -258,6 +341,51 @@ def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
             r = info % 8
             st.buy[s, r] += used
             coins += used * unit_price(st, rules, p, s, r)
+    return coins
+
+
+@njit(cache=True)
+def _choices_matter(st: State, p: int) -> bool:
+    """True if a choice source (p's own, or a neighbour's sellable one) offers a resource still needed: only then is
+    the payment an assignment problem."""
+    needed = 0
+    for r in range(N_RES):
+        if st.need[r] > 0:
+            needed |= 1 << r
+    for k in range(st.chc_n[p]):
+        if st.chc_sell[p, k] != 2 and st.chc[p, k] & needed:
+            return True
+    for s in range(2):
+        q = neighbour(st, p, s)
+        for k in range(st.chc_n[q]):
+            if st.chc_sell[q, k] != 0 and st.chc[q, k] & needed:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _separable_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
+    """``cheapest_trade`` when no choice source is involved: each resource is bought on its own, cheaper side first and
+    the preferred side first at equal prices (the same plan the flow finds, SW-DEC-1)."""
+    coins = 0
+    for r in range(N_RES):
+        d = st.need[r]
+        if d == 0:
+            continue
+        first = prefer
+        if unit_price(st, rules, p, 1 - prefer, r) < unit_price(st, rules, p, prefer, r):
+            first = 1 - prefer
+        for k in range(2):
+            s = first if k == 0 else 1 - first
+            q = neighbour(st, p, s)
+            cap = BIG if (st.unlimited[q] >> r) & 1 else st.sell[q, r]
+            take = min(cap, d)
+            if take > 0:
+                st.buy[s, r] += take
+                coins += take * unit_price(st, rules, p, s, r)
+                d -= take
+        if d > 0:
+            return -1
     return coins
 
 

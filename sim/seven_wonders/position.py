@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from sim.core.rng import seed_game
 from sim.seven_wonders.city import add_stage, add_structure
-from sim.seven_wonders.data import load_data
+from sim.seven_wonders.data import kernel_data
 from sim.seven_wonders.payment import refresh_production
 from sim.seven_wonders.rules import Rules
 from sim.seven_wonders.state import GS, State, new_state
 from sim.seven_wonders.turn import apply_option, resolve_picks, turn_options
 
-DATA = load_data()
+DATA = kernel_data()
 
 
 def card(name: str, age: int | None = None) -> int:
@@ -30,7 +30,7 @@ def position(n: int = 3, boards: tuple = (), sides: str = "", coins: int = 3, ru
              seed: int = 0) -> State:
     """An n-player state: board i = boards[i] (default Gizah for all), side letters, equal coins, empty cities,
     Age I turn 1, no tiles, no project."""
-    st = new_state(rules, DATA, n)
+    st = new_state(rules, n)
     seed_game(st.rng, seed, 0)
     st.g[GS.age] = 1
     st.g[GS.turn] = 1
@@ -78,7 +78,7 @@ def give_hand(st: State, p: int, *names: str) -> None:
 def options(st: State, p: int, rules: Rules = Rules()) -> list[tuple]:
     """p's legal options as (action, slot, extra, participation) tuples."""
     n = turn_options(st, DATA, rules.to_array(), p)
-    return [tuple(int(x) for x in st.opt[i]) for i in range(n)]
+    return [tuple(int(x) for x in st.options[i]) for i in range(n)]
 
 
 def play(st: State, picks: dict, rules: Rules = Rules()) -> None:
@@ -88,6 +88,6 @@ def play(st: State, picks: dict, rules: Rules = Rules()) -> None:
     for p, choice in picks.items():
         legal = options(st, p, rules)
         assert tuple(choice) in legal, f"seat {p}: {choice} not among {legal}"
-        st.opt[0] = choice
+        st.options[0] = choice
         apply_option(st, DATA, r, p, 0)
     resolve_picks(st, DATA, r)

@@ -126,7 +126,7 @@ def _victory_held(st: State, p: int) -> int:
 
 @njit(cache=True)
 def penalty_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
-    """BABEL-GP-10 / BABEL-GP-14: p's ways to bear the failed project's penalty (p holds no token), into st.opt.
+    """BABEL-GP-10 / BABEL-GP-14: p's ways to bear the failed project's penalty (p holds no token), into st.options.
 
     lose_card: one option per own structure of the colour (owner picks; none -> NO_EFFECT); lose_victory_token: one
     option per choice of token values (opt[i, 0..1], SW-DEC-27 when fewer are held); coins and board penalties have one
@@ -135,42 +135,42 @@ def penalty_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
     k = st.g[GS.gp]
     kind = data.gp_penalty[k]
     n_opt = 0
-    for i in range(st.opt.shape[0]):
-        st.opt[i, 1] = 0
+    for i in range(st.options.shape[0]):
+        st.options[i, 1] = 0
     if kind == PENALTY.lose_card:
         for i in range(st.city_n[p]):
             if data.card_color[st.city[p, i]] == data.gp_penalty_color[k]:
-                st.opt[n_opt, 0] = i
+                st.options[n_opt, 0] = i
                 n_opt += 1
         if n_opt == 0:
-            st.opt[0, 0] = NO_EFFECT
+            st.options[0, 0] = NO_EFFECT
             n_opt = 1
     elif kind == PENALTY.lose_victory_token:
         need = data.gp_penalty_count[k]
         held = _victory_held(st, p)
         if held == 0 or (held < need and not rules[R.gp_partial_victory_loss]):
-            st.opt[0, 0] = UNBEARABLE
+            st.options[0, 0] = UNBEARABLE
             return 1
         need = min(need, held)
         for a in range(1, st.victory.shape[1]):
             if st.victory[p, a] == 0:
                 continue
             if need == 1:
-                st.opt[n_opt, 0] = a
-                st.opt[n_opt, 1] = 0
+                st.options[n_opt, 0] = a
+                st.options[n_opt, 1] = 0
                 n_opt += 1
                 continue
             for b in range(a, st.victory.shape[1]):
                 if st.victory[p, b] - (1 if b == a else 0) > 0:
-                    st.opt[n_opt, 0] = a
-                    st.opt[n_opt, 1] = b
+                    st.options[n_opt, 0] = a
+                    st.options[n_opt, 1] = b
                     n_opt += 1
     elif kind == PENALTY.lose_all_coins:
         fixed = rules[R.gp_coin_penalty_fixed]
-        st.opt[0, 0] = 0 if (st.coins[p] > 0 if fixed == 0 else st.coins[p] >= fixed) else UNBEARABLE
+        st.options[0, 0] = 0 if (st.coins[p] > 0 if fixed == 0 else st.coins[p] >= fixed) else UNBEARABLE
         n_opt = 1
     elif kind == PENALTY.lose_board_resource:
-        st.opt[0, 0] = UNBEARABLE if st.board_lost[p] > 0 and rules[R.lose_board_twice_unbearable] else 0
+        st.options[0, 0] = UNBEARABLE if st.board_lost[p] > 0 and rules[R.lose_board_twice_unbearable] else 0
         n_opt = 1
     return n_opt
 
@@ -213,13 +213,13 @@ def apply_penalty(st: State, data: Data, rules: np.ndarray, p: int, i: int, age:
     SW-DEC-19 / SW-DEC-27)."""
     k = st.g[GS.gp]
     kind = data.gp_penalty[k]
-    if st.opt[i, 0] == UNBEARABLE:
+    if st.options[i, 0] == UNBEARABLE:
         take_defeat(st, data, rules, p, -data.gp_defeat[age])  # tile 22 applies (BABEL-TILE-GP)
         return
     if kind == PENALTY.lose_card:
-        if st.opt[i, 0] == NO_EFFECT:
+        if st.options[i, 0] == NO_EFFECT:
             return
-        c = remove_structure(st, data, p, st.opt[i, 0])
+        c = remove_structure(st, data, p, st.options[i, 0])
         if rules[R.gp_lost_card_to_discard]:
             st.discard[st.g[GS.discard_n]] = c
             st.g[GS.discard_n] += 1
@@ -227,9 +227,9 @@ def apply_penalty(st: State, data: Data, rules: np.ndarray, p: int, i: int, age:
             st.g[GS.removed_n] += 1
         refresh_production(st, data, rules, p)
     elif kind == PENALTY.lose_victory_token:
-        st.victory[p, st.opt[i, 0]] -= 1
-        if st.opt[i, 1] > 0:
-            st.victory[p, st.opt[i, 1]] -= 1
+        st.victory[p, st.options[i, 0]] -= 1
+        if st.options[i, 1] > 0:
+            st.victory[p, st.options[i, 1]] -= 1
     elif kind == PENALTY.lose_all_coins:
         fixed = rules[R.gp_coin_penalty_fixed]
         st.coins[p] = 0 if fixed == 0 else st.coins[p] - fixed

@@ -55,9 +55,9 @@ class Rules:
     gp_partial_victory_loss: bool = False  # SW-DEC-27: True = lose the tokens held when fewer than required
     data: str = ""  # --set data=DIR: a designer's component directory ("" = the packaged files)
 
-    def validate(self, n_players: int) -> None:
-        """Raise PlaytestError naming the first impossible value for an ``n_players`` game."""
-        if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+    def validate(self, n_players: int | None = None) -> None:
+        """Raise PlaytestError naming the first impossible value (for an ``n_players`` game when given)."""
+        if n_players is not None and not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
             raise PlaytestError(f"seven_wonders: {n_players} players is not supported; play {MIN_PLAYERS} to "
                                 f"{MAX_PLAYERS} players (the 2-player Free City variant, SW-2P, is not built yet)")
         bounds = {"start_coins": (0, 50), "wonder_sides": (0, 2), "extra_guilds": (0, 2), "hand_size": (7, 7),

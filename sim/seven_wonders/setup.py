@@ -16,7 +16,7 @@ from sim.seven_wonders.babel import deal_tiles, refresh_tiles
 from sim.seven_wonders.data import Data
 from sim.seven_wonders.projects import reveal_project
 from sim.seven_wonders.rules import R
-from sim.seven_wonders.state import GS, State
+from sim.seven_wonders.state import GS, TREC, State
 from sim.seven_wonders.turn import deal_age
 
 
@@ -43,6 +43,13 @@ def reset(st: State) -> None:
     st.science[:] = 0
     st.victory[:] = 0
     st.tile_built[:] = 0
+    st.stat[:] = 0
+    st.gp_rec[:] = 0
+    st.tile_rec[:] = 0
+    st.tile_rec[:, TREC.builder] = -1
+    st.dealt[0] = 0
+    st.pver[:] = 0
+    st.tc_key[:] = -1
 
 
 @njit(cache=True)

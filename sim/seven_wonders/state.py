@@ -12,31 +12,47 @@ from typing import NamedTuple
 import numpy as np
 
 from sim.core.names import namespace
-from sim.core.rng import new_state as new_rng
+from sim.core.state import compose
 from sim.seven_wonders.data import MAX_VICTORY, N_RES, N_TILES, Data
 from sim.seven_wonders.rules import Rules
 
 MAX_CITY = 24  # at most 3 x 7 cards + 3 (Halikarnassos) structures
 MAX_CHOICE = 16  # choice sources of one player: brown choice cards, Forum, Caravansery, stages, tiles 17/18/21
 MAX_SCORE_ROW = 16  # at least len(scoring.SC)
-MAX_OPT = 160  # options of one decision: 7 cards x (build variants, stage variants, discard, 3 tiles)
+MAX_OPT = 256  # option rows: 7 cards x (4 build modes x 3 participations + 2 stages + sale + 3 tiles) = 126 a turn;
+# a Halikarnassos search lists each distinct discarded card with each participation
+OPTION_WIDTH = 4  # option row: (action, hand slot, extra, participation)
+TC_SLOTS = 64  # trade-cost cache entries per player (direct-mapped by need vector)
+PV_WIDTH = 2 * N_RES + 3 + 2 * MAX_CHOICE  # a production view: prod, sell, unlimited, disc, choices
 FLOW_NODES = 2 + 3 * MAX_CHOICE + N_RES
 FLOW_EDGES = 2 * (3 * MAX_CHOICE * (1 + N_RES) + 2 * N_RES + N_RES + 8)
 
 GS = namespace("GS", ["n", "age", "turn", "deck_n", "discard_n", "removed_n", "babel_next", "babel_placed", "gp",
-                      "gp_tokens", "gp_reserve", "tucked_n", "pile_before_last"])
+                      "gp_tokens", "gp_reserve", "tucked_n", "pile_before_last", "phase", "game_turn"])
 """Global fields: State.g[GS.*]. gp = the Age's project (-1 none), gp_tokens = tokens left on it, gp_reserve = 1
 once a reserve token was taken (BABEL-GP-6, SW-DEC-20); removed_n = cards out of the game (SW-DEC-5); tucked_n =
 cards under Wonder stages; pile_before_last = discard pile size before the Age's last cards were discarded, -1
-before that (SW-DEC-4)."""
+before that (SW-DEC-4); phase = where play_on resumes (engine.PH); game_turn = turns begun over the
+game (1..18, the records' clock)."""
 
 TE = namespace("TE", ["delta_raw", "delta_man"])
 """Trade-price deltas summed over the active tiles 9-12 (State.teff[TE.*], BABEL-TRADE-1), refreshed on placement."""
 N_TE = len(TE)
 
+ST = namespace("ST", ["traded_out", "traded_in", "sold", "chain_builds", "free_builds", "hali_builds", "seventh_played",
+                      "gp_tokens", "gp_success_tokens", "gp_penalties", "gp_defeats", "tile_discards", "built"])
+"""Per-player counters for the records (State.stat[p, ST.*]): coins paid to / received from neighbours, cards sold,
+chain builds, other free builds (Olympia, free-build token), Halikarnassos builds, Babylon B 7th cards played,
+participation tokens taken, tokens held in successful projects, penalties borne, Defeat tokens from unbearable
+penalties, cards discarded to build a tile, structures built."""
+TREC = namespace("TREC", ["builder", "placed", "covered"])
+"""Per tile records (State.tile_rec[t, TREC.*]): builder seat (-1 unbuilt), game turn placed and covered (0 never)."""
+GPREC = namespace("GPREC", ["project", "success", "participants", "tokens", "penalised", "defeats"])
+"""Per Age project records (State.gp_rec[age - 1, GPREC.*])."""
 
-class State(NamedTuple):
-    """All game fields of one 7 Wonders game (allocated once, reset per game by the engine)."""
+
+class Fields(NamedTuple):
+    """7 Wonders + Babel's own arrays (allocated once per chunk, reset per game by setup.reset)."""
 
     g: np.ndarray  # int64 (len(GS),)
     coins: np.ndarray  # int64 (n,)
@@ -91,7 +107,6 @@ class State(NamedTuple):
     income: np.ndarray  # int64 (n,) coins due at the end of the turn (SW-TURN-4)
     pick_chain: np.ndarray  # int64 (n,) chain source of a chained pick: 1 own city, 2 a neighbour's (SW-DEC-11)
     pe_before: np.ndarray  # int64 (n,) per-element count before placement (commerce_counts_after_placement off)
-    opt: np.ndarray  # int64 (MAX_OPT, 4) option scratch: (action, hand slot, extra, participate)
     need: np.ndarray  # int64 (N_RES,) payment scratch: units still to cover
     buy: np.ndarray  # int64 (2, N_RES) payment result: units bought from left / right
     flow_head: np.ndarray  # int64 (FLOW_NODES,) min-cost-flow scratch (payment.py)
@@ -104,17 +119,40 @@ class State(NamedTuple):
     flow_prev: np.ndarray  # int64 (FLOW_NODES,)
     flow_queue: np.ndarray  # int64 (FLOW_NODES + 1,)
     flow_inq: np.ndarray  # int64 (FLOW_NODES,)
-    rng: np.ndarray  # uint64 (4,) own generator for deals and shuffles until the core provides one
+    stat: np.ndarray  # int64 (n, len(ST)) per-player counters for the records
+    plan: np.ndarray  # int64 (2, 2) payment scratch: coins to (left, right) of the two tie plans (SW-DEC-1)
+    tile_rec: np.ndarray  # int64 (N_TILES, len(TREC)) per tile: builder seat, game turn placed, game turn covered
+    gp_rec: np.ndarray  # int64 (3, len(GPREC)) per Age: the project and its outcome (records)
+    dealt: np.ndarray  # int64 (1,) cards dealt so far this game (SW-INV-1)
+    price: np.ndarray  # int64 (MAX_OPT,) coins each listed turn option costs (bank + neighbours), for features
+    pver: np.ndarray  # int64 (n,) production-view version of each player (payment.trade_cost)
+    pv_old: np.ndarray  # int64 (PV_WIDTH,) scratch: a production view before a refresh
+    tc_key: np.ndarray  # int64 (n, TC_SLOTS) trade-cost cache: packed need vector, -1 empty
+    tc_stamp: np.ndarray  # int64 (n, TC_SLOTS) the three production versions the entry was computed under
+    tc_cost: np.ndarray  # int64 (n, TC_SLOTS) the cheapest trade's coins (-1: no plan covers the need)
 
 
-def new_state(rules: Rules, data: Data, n_players: int) -> State:
-    """Allocate the arrays of an ``n_players`` game (values are set by setup, or by a test)."""
-    rules.validate(n_players)
+
+LAYOUT = compose("SevenWondersState", Fields)
+State = LAYOUT.tuple_type
+
+
+def max_options(rules: Rules, n_players: int, data: Data) -> int:
+    """Rows of the option buffer (MAX_OPT)."""
+    return MAX_OPT
+
+
+def allocate(rules: Rules, n_players: int, data: Data) -> Fields:
+    """The game's own arrays for an ``n_players`` game (values are set by setup, or by a test)."""
     n = n_players
     n_names = int(data.card_name.max()) + 1
     z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
-    st = State(
-        g=z(len(GS)), coins=z(n), wonder=z(n), side=z(n), stages=z(n), city=z(n, MAX_CITY) - 1, city_n=z(n),
+    g = z(len(GS))
+    g[GS.n] = n
+    g[GS.gp] = -1
+    g[GS.pile_before_last] = -1
+    return Fields(
+        g=g, coins=z(n), wonder=z(n), side=z(n), stages=z(n), city=z(n, MAX_CITY) - 1, city_n=z(n),
         has_name=z(n, n_names), color_n=z(n, 7), shields=z(n), science=z(n, 4), victory=z(n, MAX_VICTORY + 1),
         defeat_n=z(n), defeat_vp=z(n), hand=z(n, rules.hand_size) - 1, hand_n=z(n), deck=z(7 * n) - 1,
         discard=z(3 * 7 * n) - 1, olympia_used=z(n), pending=z(n), prod=z(n, N_RES), sell=z(n, N_RES),
@@ -123,13 +161,17 @@ def new_state(rules: Rules, data: Data, n_players: int) -> State:
         babel_age=z(4), tile_on=z(N_TILES), teff=z(N_TE), gp_part=z(n), gp_wild=z(n), gp_free_build=z(n),
         gp_free_stage=z(n), gp_sci_set=z(n), gp_guild=z(n), gp_wonder=z(n), gp_took=z(n), board_lost=z(n),
         vp_now=z(n), score_row=z(MAX_SCORE_ROW), tile_pool=z(n, 3) - 1, pick=z(n, 4) - 1, paid=z(n, 3), income=z(n),
-        pick_chain=z(n),
-        pe_before=z(n), opt=z(MAX_OPT, 4), need=z(N_RES), buy=z(2, N_RES),
+        pick_chain=z(n), pe_before=z(n), need=z(N_RES), buy=z(2, N_RES),
         flow_head=z(FLOW_NODES), flow_to=z(FLOW_EDGES), flow_cap=z(FLOW_EDGES), flow_cost=z(FLOW_EDGES),
         flow_next=z(FLOW_EDGES), flow_info=z(FLOW_EDGES), flow_dist=z(FLOW_NODES), flow_prev=z(FLOW_NODES),
-        flow_queue=z(FLOW_NODES + 1), flow_inq=z(FLOW_NODES), rng=new_rng(),
+        flow_queue=z(FLOW_NODES + 1), flow_inq=z(FLOW_NODES), stat=z(n, len(ST)), plan=z(2, 2),
+        tile_rec=z(N_TILES, len(TREC)), gp_rec=z(3, len(GPREC)), dealt=z(1), price=z(MAX_OPT),
+        pver=z(n), pv_old=z(PV_WIDTH), tc_key=z(n, TC_SLOTS) - 1, tc_stamp=z(n, TC_SLOTS), tc_cost=z(n, TC_SLOTS),
     )
-    st.g[GS.n] = n
-    st.g[GS.gp] = -1
-    st.g[GS.pile_before_last] = -1
-    return st
+
+
+def new_state(rules: Rules, n_players: int):
+    """A kernel handle for hand-built positions and tests: the game's fields plus the core's (all seats random)."""
+    from sim.seven_wonders import SPEC
+
+    return SPEC.new_state(rules, n_players)[0]

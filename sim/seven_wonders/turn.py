@@ -12,7 +12,7 @@ A turn, as the engine drives it (BABEL-SEQ-1):
      (SW-WONDER-4; after step 3 so the 7th cards can be taken, ``halikarnassos_sees_last_discards``);
   5. ``end_turn``: Babel tiles placed in number order (BABEL-PLACE-1 / BABEL-PLACE-3), hands passed (SW-TURN-2).
 
-Option rows (State.opt): (action, hand slot, extra, participation). ``extra`` is the build mode (MODE) for a structure,
+Option rows (st.options): (action, hand slot, extra, participation). ``extra`` is the build mode (MODE) for a structure,
 0/1 (free-stage token) for a stage, the tile index for a Babel tile. ``participation`` is 0 (none), 1 (colour match) or
 2 (wild token).
 """
@@ -27,11 +27,11 @@ from sim.core.rng import shuffle
 from sim.seven_wonders.babel import active_kind, coins_for, coins_per_unit, place_due_tiles
 from sim.seven_wonders.city import add_stage, add_structure
 from sim.seven_wonders.data import COL, N_RES, SPECIAL, TILE_KIND, TR, Data
-from sim.seven_wonders.payment import cheapest_trade, neighbour, refresh_production, unit_price
+from sim.seven_wonders.payment import cheapest_trade, neighbour, refresh_production, trade_cost, unit_price
 from sim.seven_wonders.projects import can_participate, participation_coins, take_participation
 from sim.seven_wonders.rules import R
 from sim.seven_wonders.scoring import SC, per_element, score_player
-from sim.seven_wonders.state import MAX_OPT, GS, State
+from sim.seven_wonders.state import MAX_OPT, GS, TREC, State
 
 ACT = namespace("Act", ["build", "stage", "sell", "tile"])
 MODE = namespace("Mode", ["pay", "chain", "olympia", "token", "discard"])
@@ -66,6 +66,7 @@ def deal_age(st: State, data: Data, rules: np.ndarray, age: int) -> None:
         for j in range(h):
             st.hand[p, j] = st.deck[p * h + j]
         st.hand_n[p] = h
+    st.dealt[0] += n * h
     st.g[GS.age] = age
     st.g[GS.turn] = 1
     st.g[GS.pile_before_last] = -1
@@ -141,6 +142,15 @@ def structure_cost(st: State, data: Data, rules: np.ndarray, p: int, c: int, mod
         st.need[r] = 0
     chain = 0
     coins = 0
+    if mode == MODE.olympia and (st.olympia_used[p] == age or not _has_special(st, data, p,
+                                                                              SPECIAL.free_build_once_per_age)):
+        return -1  # checked first: most modes are unavailable, and the tile questions below cost more
+    if mode == MODE.token and st.gp_free_build[p] <= 0:
+        return -1
+    if mode == MODE.chain:
+        chain = chain_source(st, data, rules, p, c)
+        if chain == 0:
+            return -1
     per_unit = coins_per_unit(st, data, rules, build_triggers(data, rules, c, 0))
     if mode == MODE.pay:
         coins = data.card_cost_coins[c]
@@ -149,16 +159,6 @@ def structure_cost(st: State, data: Data, rules: np.ndarray, p: int, c: int, mod
         elif active_kind(st, data, rules, TILE_KIND.ignore_resource_cost, build_triggers(data, rules, c, 0)) == 0:
             for r in range(N_RES):
                 st.need[r] = data.card_cost_res[c, r]
-    elif mode == MODE.chain:
-        chain = chain_source(st, data, rules, p, c)
-        if chain == 0:
-            return -1
-    elif mode == MODE.olympia:
-        if not _has_special(st, data, p, SPECIAL.free_build_once_per_age) or st.olympia_used[p] == age:
-            return -1
-    elif mode == MODE.token:
-        if st.gp_free_build[p] <= 0:
-            return -1
     free = mode == MODE.olympia or mode == MODE.token or mode == MODE.discard
     if free and per_unit >= 0 and not rules[R.coin_tiles_spare_free_builds]:
         coins += per_unit * data.card_cost_units[c]
@@ -203,8 +203,23 @@ def prefer_side(st: State, rules: np.ndarray, p: int) -> int:
 @njit(cache=True)
 def option_price(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot: int, extra: int,
                  part: int) -> int:
-    """Total coins the option costs p (bank + neighbours; plan in st.buy), or -1 if it is not legal to pay (SW-COST-1,
-    SW-TRADE-4: coins held at the start of the turn)."""
+    """Total coins the option costs p (bank + neighbours), or -1 if it is not legal to pay (SW-COST-1, SW-TRADE-4:
+    coins held at the start of the turn). The trade part comes from p's cache (``trade_cost``); ``price_with``
+    computes the plan itself."""
+    return _price(st, data, rules, p, act, slot, extra, part, -1)
+
+
+@njit(cache=True)
+def price_with(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot: int, extra: int, part: int,
+               prefer: int) -> int:
+    """``option_price`` with the purchase plan left in st.buy: ``prefer`` (0 left, 1 right) is the neighbour paid
+    first among equally cheap plans (SW-DEC-1: the default side, or the one the player chose)."""
+    return _price(st, data, rules, p, act, slot, extra, part, prefer)
+
+
+@njit(cache=True)
+def _price(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot: int, extra: int, part: int,
+           prefer: int) -> int:
     c = st.hand[p, slot]
     if act == ACT.build:
         bank = structure_cost(st, data, rules, p, c, extra, part)
@@ -212,9 +227,9 @@ def option_price(st: State, data: Data, rules: np.ndarray, p: int, act: int, slo
         bank = stage_cost(st, data, rules, p, extra)
     else:
         return 0
-    if bank < 0:
+    if bank < 0 or bank > st.coins[p]:
         return -1
-    trade = cheapest_trade(st, rules, p, prefer_side(st, rules, p))
+    trade = trade_cost(st, rules, p) if prefer < 0 else cheapest_trade(st, rules, p, prefer)
     if trade < 0 or bank + trade > st.coins[p]:
         return -1
     return bank + trade
@@ -243,23 +258,26 @@ def is_legal(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot: i
 
 
 @njit(cache=True)
-def _put(st: State, n_opt: int, act: int, slot: int, extra: int, part: int) -> int:
-    st.opt[n_opt, 0] = act
-    st.opt[n_opt, 1] = slot
-    st.opt[n_opt, 2] = extra
-    st.opt[n_opt, 3] = part
+def _put(st: State, n_opt: int, act: int, slot: int, extra: int, part: int, price: int = 0) -> int:
+    st.price[n_opt] = price
+    st.options[n_opt, 0] = act
+    st.options[n_opt, 1] = slot
+    st.options[n_opt, 2] = extra
+    st.options[n_opt, 3] = part
     return n_opt + 1
 
 
 @njit(cache=True)
 def turn_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
-    """Every legal use of every card in p's hand, into st.opt; returns the count (never 0: selling is legal).
+    """Every legal use of every card in p's hand, into st.options; returns the count (never 0: selling is legal).
 
     Per card: build it in each available mode (pay / chain / Olympia / free-build token), each with or without Great
     Project participation; the next Wonder stage (paid, or with a free-stage token); sell it; discard it for each
     unbuilt Babel tile. Identical cards in the hand give identical options.
     """
     n_opt = 0
+    stage0 = option_price(st, data, rules, p, ACT.stage, 0, 0, 0) if st.hand_n[p] > 0 else -1
+    stage1 = option_price(st, data, rules, p, ACT.stage, 0, 1, 0) if st.hand_n[p] > 0 else -1
     for slot in range(st.hand_n[p]):
         c = st.hand[p, slot]
         if not st.has_name[p, data.card_name[c]]:
@@ -268,11 +286,13 @@ def turn_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
                     if part != PART_NONE and not can_participate(st, data, rules, p, data.card_color[c],
                                                                  part == PART_WILD):
                         continue  # spares the payment search: structure_cost would refuse it
-                    if n_opt < MAX_OPT and option_price(st, data, rules, p, ACT.build, slot, mode, part) >= 0:
-                        n_opt = _put(st, n_opt, ACT.build, slot, mode, part)
-        for token in range(2):
-            if n_opt < MAX_OPT and option_price(st, data, rules, p, ACT.stage, slot, token, 0) >= 0:
-                n_opt = _put(st, n_opt, ACT.stage, slot, token, 0)
+                    price = option_price(st, data, rules, p, ACT.build, slot, mode, part) if n_opt < MAX_OPT else -1
+                    if price >= 0:
+                        n_opt = _put(st, n_opt, ACT.build, slot, mode, part, price)
+        for token in range(2):  # the stage's price does not depend on the card tucked (SW-ACT-2)
+            price = stage0 if token == 0 else stage1
+            if price >= 0 and n_opt < MAX_OPT:
+                n_opt = _put(st, n_opt, ACT.stage, slot, token, 0, price)
         if n_opt < MAX_OPT:
             n_opt = _put(st, n_opt, ACT.sell, slot, 0, 0)
         if rules[R.babel_tower]:
@@ -286,19 +306,25 @@ def turn_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
 def apply_option(st: State, data: Data, rules: np.ndarray, p: int, i: int) -> None:
     """Record option i as p's secret pick with its payment (bank, left, right), planned on the start-of-turn state
     (SW-TURN-1 / SW-TURN-4, SW-DEC-2); nothing moves until ``resolve_picks``."""
-    act = st.opt[i, 0]
-    slot = st.opt[i, 1]
-    extra = st.opt[i, 2]
-    part = st.opt[i, 3]
+    apply_paid(st, data, rules, p, i, prefer_side(st, rules, p))
+
+
+@njit(cache=True)
+def apply_paid(st: State, data: Data, rules: np.ndarray, p: int, i: int, prefer: int) -> None:
+    """``apply_option`` with the payment plan's tie-break side given (SW-DEC-1: the player's choice)."""
+    act = st.options[i, 0]
+    slot = st.options[i, 1]
+    extra = st.options[i, 2]
+    part = st.options[i, 3]
     for k in range(4):
-        st.pick[p, k] = st.opt[i, k]
+        st.pick[p, k] = st.options[i, k]
     for k in range(3):
         st.paid[p, k] = 0
     st.pick_chain[p] = 0
     if act == ACT.build and extra == MODE.chain:
         st.pick_chain[p] = chain_source(st, data, rules, p, st.hand[p, slot])
     if act == ACT.build or act == ACT.stage:
-        total = option_price(st, data, rules, p, act, slot, extra, part)
+        total = price_with(st, data, rules, p, act, slot, extra, part, prefer)
         for s in range(2):
             for r in range(N_RES):
                 st.paid[p, 1 + s] += st.buy[s, r] * unit_price(st, rules, p, s, r)
@@ -385,6 +411,7 @@ def resolve_picks(st: State, data: Data, rules: np.ndarray) -> None:
             st.income[p] += rules[R.discard_coins]
         elif act == ACT.tile:
             _to_discard(st, c)  # BABEL-ACT-1: discarded, no coins
+            st.tile_rec[st.tiles[p, extra], TREC.builder] = p
             st.tile_built[p, extra] = 1
             st.tiles_built[p] += 1
             st.tile_due[p] |= 1 << st.tiles[p, extra]
@@ -396,8 +423,9 @@ def resolve_picks(st: State, data: Data, rules: np.ndarray) -> None:
     for p in range(n):
         st.coins[p] += st.income[p]
         st.income[p] = 0
+        if st.pick[p, 0] == ACT.build or st.pick[p, 0] == ACT.stage:
+            refresh_production(st, data, rules, p)  # nothing else changes a player's production view
         st.pick[p, 0] = PICK_NONE
-        refresh_production(st, data, rules, p)
 
 
 @njit(cache=True)
@@ -419,9 +447,9 @@ def seventh_card_options(st: State, data: Data, rules: np.ndarray, p: int) -> in
         return n_opt
     kept = 0
     for i in range(n_opt):
-        if st.opt[i, 0] != ACT.tile:
+        if st.options[i, 0] != ACT.tile:
             for k in range(4):
-                st.opt[kept, k] = st.opt[i, k]
+                st.options[kept, k] = st.options[i, k]
             kept += 1
     return kept
 
@@ -494,11 +522,11 @@ def _discard_price(st: State, data: Data, rules: np.ndarray, p: int, c: int, par
 def apply_discard_build(st: State, data: Data, rules: np.ndarray, p: int, i: int) -> None:
     """Play option i of ``discard_build_options`` at once: pay, build, collect (SW-WONDER-4)."""
     st.pending[p] -= 1
-    if st.opt[i, 0] == PICK_NONE:
+    if st.options[i, 0] == PICK_NONE:
         return
-    k = st.opt[i, 1]
+    k = st.options[i, 1]
     c = st.discard[k]
-    part = st.opt[i, 3]
+    part = st.options[i, 3]
     bank = structure_cost(st, data, rules, p, c, MODE.discard, part)
     trade = cheapest_trade(st, rules, p, prefer_side(st, rules, p))
     st.coins[p] -= bank + trade

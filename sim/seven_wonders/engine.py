@@ -1,0 +1,551 @@
+"""7 Wonders + Babel on the core's game loop: the hooks ``setup_game`` and ``play_on`` (BABEL-SEQ-1 order).
+
+Setup: boards, sides and coins (SW-SETUP-1), then the Babel tiles dealt (BABEL-SETUP-2). ``play_on`` runs the tile
+draft (BABEL-SETUP-3), then each Age: the project revealed and the hands dealt (BABEL-GP-1, SW-SETUP-3); six turns
+(every seat decides on its own hand and the start-of-turn state, then ``resolve_picks`` applies the picks together,
+SW-TURN-4; Babylon B's 7th card and the last discards in turn 6, Halikarnassos, tile placement, passing); the project
+resolution, military and the return of the tokens (BABEL-GP-9..12, SW-MIL-2). After Age III: scoring (SW-END-1) and
+the ranking keys (total, then coins: SW-END-2). Every choice goes through ``sim.core.play.decide``; features are
+filled only for a seat whose policy reads them. ``play_on`` keeps its place in ``g[GS.phase]`` / ``g[GS.turn]`` and
+may stop at the start of any turn.
+
+Invariants asserted in checked mode: SW-INV-1 cards conserved (hands + cities + discard pile + cards under stages +
+removed cards = cards dealt, after every turn and every Age); SW-INV-2 coins never negative; BABEL-INV-1
+participation tokens all returned at the end of each Age; BABEL-INV-2 at most the board's slots visible, at most 3
+tiles built per player and tiles built = tiles marked built.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.core.names import namespace
+from sim.core.play import bind, checking, decide, end_game, event, paused, scored
+from sim.core.state import M
+from sim.seven_wonders import babel, projects, setup, turn
+from sim.seven_wonders.babel import effect_of
+from sim.seven_wonders.data import COL, PENALTY, SCI_ANY, SPECIAL, TILE_KIND, Data
+from sim.seven_wonders.payment import neighbour
+from sim.seven_wonders.records import GC, PC
+from sim.seven_wonders.rules import R
+from sim.seven_wonders.schema import D, F
+from sim.seven_wonders.scoring import SC, N_SC, per_element, resolve_military, science_points, score_player
+from sim.seven_wonders.state import GPREC, GS, LAYOUT, ST, TREC
+from sim.seven_wonders.turn import ACT, MODE, PART_NONE
+
+PH = namespace("PH", ("draft", "age_start", "turn", "age_end", "over"))
+"""Where ``play_on`` resumes (g[GS.phase])."""
+
+EV = namespace("EV", (
+    "board",  # seat gets board a0, side a1 (0 A, 1 B)
+    "keep_tile",  # seat keeps tile a0 (0-based) in draft round a1
+    "age",  # a0 Age, a1 project (-1 none), a2 tokens on it
+    "turn",  # a0 Age, a1 turn of the Age
+    "pick",  # seat: a0 action (turn.ACT), a1 card (-1 none), a2 extra, a3 participation, a4 coins paid
+    "trade",  # seat pays a0 coins to the left neighbour and a1 to the right one
+    "seventh",  # seat uses Babylon B's 7th card (the pick follows)
+    "hali",  # seat builds card a0 from the discard pile (-1 declines), a1 participation
+    "tile",  # the builder's tile a0 (0-based) placed in slot a1 at the end of the turn
+    "project",  # a0 project, a1 success, a2 participants, a3 tokens taken
+    "penalty",  # seat: a0 penalty kind, a1 option value (city index / token value / -2 unbearable)
+    "military",  # seat: a0 shields, a1 military VP after the Age
+    "score",  # seat: a0 total, a1 coins
+    "end",
+))
+"""Event types of a traced game (``sim.core.play.event``): seat, then a0..a4 as listed."""
+
+
+# ------------------------------------------------------------------------------------------------ features
+@njit(cache=True)
+def clear_features(st, decision: int, n_opt: int) -> None:
+    """Zero the decision's feature span for its first n_opt options."""
+    for f in range(st.span[decision, 0], st.span[decision, 1]):
+        for i in range(n_opt):
+            st.features[f, i] = 0.0
+
+
+@njit(cache=True)
+def science_gain(st, rules, p: int, sym: int) -> int:
+    """Science VP p gains from one more symbol (0..2, or SCI_ANY a wild) (SW-SCI-1 / SW-SCI-2)."""
+    c, g, t, w = st.science[p, 0], st.science[p, 1], st.science[p, 2], st.science[p, 3]
+    vp = rules[R.science_set_vp] + st.gp_sci_set[p]
+    before = science_points(c, g, t, w, vp)
+    if sym == 0:
+        c += 1
+    elif sym == 1:
+        g += 1
+    elif sym == 2:
+        t += 1
+    else:
+        w += 1
+    return science_points(c, g, t, w, vp) - before
+
+
+@njit(cache=True)
+def overtakes(st, p: int, gain: int) -> int:
+    """Neighbours whose military strength p would reach or pass with ``gain`` more shields (from below or equal)."""
+    k = 0
+    if gain <= 0:
+        return 0
+    for side in range(2):
+        q = neighbour(st, p, side)
+        if st.shields[p] <= st.shields[q] < st.shields[p] + gain:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def card_value(st, d: Data, rules, p: int, c: int, f0: int, i: int) -> None:
+    """The card-value block of structure c for p (schema.CARD_VALUE) into features f0.. of option i."""
+    fe = st.features
+    fe[f0, i] = d.card_vp[c]
+    fe[f0 + 1, i] = d.card_shields[c]
+    sym = d.card_science[c]
+    fe[f0 + 2, i] = science_gain(st, rules, p, sym) if sym >= 0 else 0
+    count = per_element(st, d, p, c) if d.card_pe_coins[c] != 0 or d.card_pe_vp[c] != 0 else 0
+    fe[f0 + 3, i] = d.card_coins[c] + d.card_pe_coins[c] * count
+    units = 1 if d.card_choice[c] != 0 else 0
+    for r in range(d.card_prod.shape[1]):
+        units += d.card_prod[c, r]
+    fe[f0 + 4, i] = units
+    fe[f0 + 5, i] = d.card_pe_vp[c] * count
+
+
+@njit(cache=True)
+def stage_value(st, d: Data, rules, p: int, f0: int, i: int) -> None:
+    """The card-value block of p's next Wonder stage into features f0.. of option i."""
+    fe = st.features
+    w, s, j = st.wonder[p], st.side[p], st.stages[p]
+    fe[f0, i] = d.stage_vp[w, s, j]
+    fe[f0 + 1, i] = d.stage_shields[w, s, j]
+    fe[f0 + 2, i] = science_gain(st, rules, p, SCI_ANY) if d.stage_science[w, s, j] == SCI_ANY else 0
+    fe[f0 + 3, i] = d.stage_coins[w, s, j]
+    fe[f0 + 4, i] = 1 if d.stage_choice[w, s, j] != 0 else 0
+
+
+@njit(cache=True)
+def fill_turn_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+    """Features of the uses of p's cards (turn decision)."""
+    clear_features(st, D.turn, n_opt)
+    fe = st.features
+    first_stage = -1
+    for i in range(n_opt):
+        act = st.options[i, 0]
+        c = st.hand[p, st.options[i, 1]]
+        extra = st.options[i, 2]
+        fe[F.tu_cost, i] = st.price[i]
+        if act == ACT.build:
+            fe[F.tu_build, i] = 1.0
+            card_value(st, d, rules, p, c, F.tu_vp, i)
+            fe[F.tu_mil, i] = overtakes(st, p, d.card_shields[c])
+            fe[F.tu_free, i] = 1.0 if extra != MODE.pay else 0.0
+            fe[F.tu_commerce, i] = 1.0 if d.card_color[c] == COL.yellow or d.card_discount[c] != 0 else 0.0
+            fe[F.tu_part, i] = 1.0 if st.options[i, 3] != PART_NONE else 0.0
+            fe[F.tu_chain, i] = d.card_next[c]
+        elif act == ACT.stage:
+            if first_stage < 0:  # every stage option of a turn has the same features
+                first_stage = i
+                fe[F.tu_stage, i] = 1.0
+                stage_value(st, d, rules, p, F.tu_vp, i)
+                w, s, j = st.wonder[p], st.side[p], st.stages[p]
+                fe[F.tu_mil, i] = overtakes(st, p, d.stage_shields[w, s, j])
+                fe[F.tu_special, i] = 1.0 if d.stage_special[w, s, j] != SPECIAL.none else 0.0
+            else:
+                for f in range(F.tu_build, F.tu_chain + 1):
+                    fe[f, i] = fe[f, first_stage]
+                fe[F.tu_cost, i] = st.price[i]
+        elif act == ACT.sell:
+            fe[F.tu_sell, i] = 1.0
+            fe[F.tu_coins, i] = rules[R.discard_coins]
+        else:
+            fe[F.tu_tile, i] = 1.0
+            k = st.tiles_built[p]
+            fe[F.tu_tile_vp, i] = d.babel_vp[k + 1] - d.babel_vp[k]
+
+
+@njit(cache=True)
+def fill_draft_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+    """Features of the tiles p may keep (tile_draft decision), from each tile's effect kind."""
+    clear_features(st, D.tile_draft, n_opt)
+    fe = st.features
+    for i in range(n_opt):
+        e = effect_of(rules, st.tile_pool[p, st.options[i, 0]])
+        kind = d.tile_kind[e]
+        if kind == TILE_KIND.tax_on_build:
+            fe[F.td_tax, i] = 1.0
+        elif kind == TILE_KIND.bonus_coins_on_build:
+            fe[F.td_bonus, i] = 1.0
+        elif (kind == TILE_KIND.ignore_resource_cost or kind == TILE_KIND.chain_from_neighbors
+              or kind == TILE_KIND.free_resource_per_turn or kind == TILE_KIND.unlimited_production):
+            fe[F.td_free, i] = 1.0
+        elif (kind == TILE_KIND.disable_production or kind == TILE_KIND.disable_effects
+              or kind == TILE_KIND.coins_instead_of_resources):
+            fe[F.td_block, i] = 1.0
+        elif kind == TILE_KIND.trade_price_delta:
+            if d.tile_delta[e] > 0:
+                fe[F.td_trade_up, i] = 1.0
+            else:
+                fe[F.td_trade_down, i] = 1.0
+        else:
+            fe[F.td_military, i] = 1.0
+
+
+@njit(cache=True)
+def fill_hali_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+    """Features of the Halikarnassos builds (option 0 declines)."""
+    clear_features(st, D.halikarnassos, n_opt)
+    fe = st.features
+    for i in range(n_opt):
+        if st.options[i, 0] == turn.PICK_NONE:
+            fe[F.ha_decline, i] = 1.0
+            continue
+        card_value(st, d, rules, p, st.discard[st.options[i, 1]], F.ha_vp, i)
+        fe[F.ha_part, i] = 1.0 if st.options[i, 3] != PART_NONE else 0.0
+
+
+@njit(cache=True)
+def fill_penalty_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+    """Features of the ways to bear a failed project's penalty."""
+    clear_features(st, D.penalty, n_opt)
+    fe = st.features
+    kind = d.gp_penalty[st.g[GS.gp]]
+    for i in range(n_opt):
+        a = st.options[i, 0]
+        if a == projects.UNBEARABLE:
+            fe[F.pn_defeat, i] = d.gp_defeat[st.g[GS.age]]
+        elif kind == PENALTY.lose_card and a >= 0:
+            c = st.city[p, a]
+            fe[F.pn_vp, i] = d.card_vp[c]
+            fe[F.pn_shields, i] = d.card_shields[c]
+            units = 1 if d.card_choice[c] != 0 else 0
+            for r in range(d.card_prod.shape[1]):
+                units += d.card_prod[c, r]
+            fe[F.pn_res, i] = units
+        elif kind == PENALTY.lose_victory_token:
+            fe[F.pn_vp, i] = a + st.options[i, 1]
+
+
+# ------------------------------------------------------------------------------------------------ decisions
+@njit(cache=True)
+def choose_use(st, d: Data, p: int, n_opt: int) -> None:
+    """p's turn decision over the n_opt listed uses, then the payment plan when two equally cheap plans pay the
+    neighbours differently (SW-DEC-1), recorded as p's secret pick (apply_paid)."""
+    rules = st.rules
+    if scored(st, p):
+        fill_turn_features(st, d, rules, p, n_opt)
+    i = decide(st, p, D.turn, n_opt)
+    act = st.options[i, 0]
+    default = turn.prefer_side(st, rules, p)
+    prefer = default
+    if (act == ACT.build or act == ACT.stage) and st.price[i] > 0:
+        slot, extra, part = st.options[i, 1], st.options[i, 2], st.options[i, 3]
+        for k in range(2):
+            turn.price_with(st, d, rules, p, act, slot, extra, part, default if k == 0 else 1 - default)
+            for s in range(2):
+                st.plan[k, s] = 0
+                for r in range(st.buy.shape[1]):
+                    st.plan[k, s] += st.buy[s, r] * turn.unit_price(st, rules, p, s, r)
+        if st.plan[0, 0] != st.plan[1, 0]:
+            if scored(st, p):
+                clear_features(st, D.payment, 2)
+                lead = 0 if st.vp_now[neighbour(st, p, 0)] > st.vp_now[neighbour(st, p, 1)] else 1
+                for k in range(2):
+                    st.features[F.pm_default, k] = 1.0 if k == 0 else 0.0
+                    st.features[F.pm_to_leader, k] = st.plan[k, lead]
+            # the options buffer holds the turn's uses: the two plans are decided on the feature rows alone
+            if decide(st, p, D.payment, 2) == 1:
+                prefer = 1 - default
+    turn.apply_paid(st, d, rules, p, i, prefer)
+
+
+@njit(cache=True)
+def count_pick(st, d: Data, p: int) -> None:
+    """Records and the trace for p's pick, before it resolves."""
+    act, slot, extra, part = st.pick[p, 0], st.pick[p, 1], st.pick[p, 2], st.pick[p, 3]
+    c = st.hand[p, slot]
+    paid = st.paid[p, 0] + st.paid[p, 1] + st.paid[p, 2]
+    event(st, p, EV.pick, act, c, extra, part, paid)
+    if st.paid[p, 1] + st.paid[p, 2] > 0:
+        event(st, p, EV.trade, st.paid[p, 1], st.paid[p, 2])
+    st.stat[p, ST.traded_out] += st.paid[p, 1] + st.paid[p, 2]
+    st.stat[neighbour(st, p, 0), ST.traded_in] += st.paid[p, 1]
+    st.stat[neighbour(st, p, 1), ST.traded_in] += st.paid[p, 2]
+    if act == ACT.build:
+        st.stat[p, ST.built] += 1
+        if extra == MODE.chain:
+            st.stat[p, ST.chain_builds] += 1
+        elif extra == MODE.olympia or extra == MODE.token:
+            st.stat[p, ST.free_builds] += 1
+        if part != PART_NONE:
+            st.stat[p, ST.gp_tokens] += 1
+    elif act == ACT.sell:
+        st.stat[p, ST.sold] += 1
+    elif act == ACT.tile:
+        st.stat[p, ST.tile_discards] += 1
+
+
+@njit(cache=True)
+def halikarnassos(st, d: Data, p: int) -> None:
+    """SW-WONDER-4: each pending build from the discard pile (or none), decided and played at once."""
+    rules = st.rules
+    while st.pending[p] > 0:
+        n_opt = turn.discard_build_options(st, d, rules, p)
+        if scored(st, p):
+            fill_hali_features(st, d, rules, p, n_opt)
+        i = decide(st, p, D.halikarnassos, n_opt)
+        c = -1 if st.options[i, 0] == turn.PICK_NONE else st.discard[st.options[i, 1]]
+        part = st.options[i, 3]
+        event(st, p, EV.hali, c, part)
+        if c >= 0:
+            st.stat[p, ST.hali_builds] += 1
+            st.stat[p, ST.built] += 1
+            if part != PART_NONE:
+                st.stat[p, ST.gp_tokens] += 1
+        turn.apply_discard_build(st, d, rules, p, i)
+
+
+@njit(cache=True)
+def play_turn(st, d: Data) -> None:
+    """One turn (BABEL-SEQ-1): secret picks on the start-of-turn state, resolved together (SW-TURN-4); in the
+    Age's last turn Babylon B's 7th card and the last discards (SW-WONDER-5, SW-TURN-3, SW-DEC-4); Halikarnassos;
+    tiles placed and hands passed (end_turn)."""
+    rules = st.rules
+    n = st.g[GS.n]
+    st.g[GS.game_turn] += 1
+    st.meta[M.round] = st.g[GS.game_turn]
+    event(st, -1, EV.turn, st.g[GS.age], st.g[GS.turn])
+    for p in range(n):
+        choose_use(st, d, p, turn.turn_options(st, d, rules, p))
+    for p in range(n):
+        count_pick(st, d, p)
+    turn.resolve_picks(st, d, rules)
+    if st.g[GS.turn] == rules[R.turns_per_age]:
+        seats = turn.seventh_card_seats(st, d)
+        if seats:
+            for p in range(n):
+                if (seats >> p) & 1:
+                    event(st, p, EV.seventh)
+                    st.stat[p, ST.seventh_played] += 1
+                    choose_use(st, d, p, turn.seventh_card_options(st, d, rules, p))
+                    count_pick(st, d, p)
+            turn.resolve_picks(st, d, rules)
+        turn.discard_last_cards(st)
+    for p in range(n):
+        halikarnassos(st, d, p)
+    placed = st.g[GS.babel_placed]
+    turn.end_turn(st, d, rules)
+    if st.g[GS.babel_placed] > placed:
+        for k in range(st.babel_slot.shape[0]):
+            t = st.babel_slot[k]
+            if t >= 0 and st.tile_rec[t, TREC.placed] == st.g[GS.game_turn]:
+                event(st, st.tile_rec[t, TREC.builder], EV.tile, t, k)
+    if checking(st):
+        check_turn(st)
+
+
+# ------------------------------------------------------------------------------------------------ invariants
+@njit(cache=True)
+def check_turn(st) -> None:
+    """SW-INV-1 (cards conserved) and SW-INV-2 (coins >= 0) after a turn."""
+    n = st.g[GS.n]
+    cards = st.g[GS.discard_n] + st.g[GS.tucked_n] + st.g[GS.removed_n]
+    for p in range(n):
+        cards += st.hand_n[p] + st.city_n[p]
+        if st.coins[p] < 0:
+            raise AssertionError("SW-INV-2: a player's coins went below 0 (SW-TRADE-4)")
+    if cards != st.dealt[0]:
+        raise AssertionError("SW-INV-1: cards not conserved (hands + cities + discards + stages + removed != dealt)")
+
+
+@njit(cache=True)
+def check_age_end(st, d: Data) -> None:
+    """BABEL-INV-1 (tokens returned) and BABEL-INV-2 (tiles) at the end of an Age, with SW-INV-1 / SW-INV-2."""
+    check_turn(st)
+    n = st.g[GS.n]
+    for p in range(n):
+        if st.gp_part[p] != 0 or st.gp_took[p] != 0:
+            raise AssertionError("BABEL-INV-1: participation tokens not returned at the end of the Age (BABEL-GP-12)")
+        built = st.tile_built[p, 0] + st.tile_built[p, 1] + st.tile_built[p, 2]
+        if built != st.tiles_built[p] or built > 3:
+            raise AssertionError("BABEL-INV-2: tiles built disagree with the tiles marked built (BABEL-ACT-2)")
+    if st.g[GS.gp] != -1 or st.g[GS.gp_tokens] != 0:
+        raise AssertionError("BABEL-INV-1: the project still holds tokens after the Age (BABEL-GP-12)")
+    visible = 0
+    for k in range(st.babel_slot.shape[0]):
+        if st.babel_slot[k] >= 0:
+            visible += 1
+    if visible > d.babel_slots[n]:
+        raise AssertionError("BABEL-INV-2: more tiles visible than the board's slots (BABEL-ACTIVE-1)")
+
+
+# ------------------------------------------------------------------------------------------------ phases
+@njit(cache=True)
+def tile_draft(st, d: Data) -> None:
+    """BABEL-SETUP-3: keep 1 of 3, pass right; keep 1 of 2, pass right; take the last."""
+    rules = st.rules
+    n = st.g[GS.n]
+    for rnd in range(2):
+        for p in range(n):
+            n_opt = babel.tile_draft_options(st, p)
+            if scored(st, p):
+                fill_draft_features(st, d, rules, p, n_opt)
+            j = st.options[decide(st, p, D.tile_draft, n_opt), 0]
+            event(st, p, EV.keep_tile, st.tile_pool[p, j], rnd)
+            babel.keep_tile(st, p, j)
+        babel.pass_tiles_right(st)
+
+
+@njit(cache=True)
+def resolve_project(st, d: Data) -> None:
+    """BABEL-GP-9 / BABEL-GP-10 / BABEL-GP-11: success -> rewards per token; failure -> each player without a token
+    bears the penalty (choosing how, where the penalty leaves a choice) or takes the Defeat token."""
+    rules = st.rules
+    n = st.g[GS.n]
+    age = st.g[GS.age]
+    k = st.g[GS.gp]
+    rec = age - 1
+    participants = 0
+    tokens = 0
+    for p in range(n):
+        tokens += st.gp_part[p]
+        if st.gp_part[p] > 0:
+            participants += 1
+    st.gp_rec[rec, GPREC.project] = k
+    st.gp_rec[rec, GPREC.participants] = participants
+    st.gp_rec[rec, GPREC.tokens] = tokens
+    success = projects.project_succeeds(st, rules)
+    event(st, -1, EV.project, k, 1 if success else 0, participants, tokens)
+    if success:
+        st.gp_rec[rec, GPREC.success] = 1
+        for p in range(n):
+            st.stat[p, ST.gp_success_tokens] += st.gp_part[p]
+        projects.give_rewards(st, d, rules)
+        return
+    for p in range(n):
+        if st.gp_part[p] != 0:
+            continue
+        n_opt = projects.penalty_options(st, d, rules, p)
+        if scored(st, p):
+            fill_penalty_features(st, d, rules, p, n_opt)
+        i = decide(st, p, D.penalty, n_opt)
+        event(st, p, EV.penalty, d.gp_penalty[k], st.options[i, 0])
+        st.gp_rec[rec, GPREC.penalised] += 1
+        st.stat[p, ST.gp_penalties] += 1
+        if st.options[i, 0] == projects.UNBEARABLE:
+            st.gp_rec[rec, GPREC.defeats] += 1
+            st.stat[p, ST.gp_defeats] += 1
+        projects.apply_penalty(st, d, rules, p, i, age)
+
+
+@njit(cache=True)
+def age_end(st, d: Data) -> None:
+    """BABEL-SEQ-1: project resolution, then military (SW-MIL-2), then the tokens return (BABEL-GP-12)."""
+    rules = st.rules
+    age = st.g[GS.age]
+    if st.g[GS.gp] >= 0:
+        resolve_project(st, d)
+    else:
+        st.gp_rec[age - 1, GPREC.project] = -1
+    resolve_military(st, d, rules, age)
+    for p in range(st.g[GS.n]):
+        mil = st.defeat_vp[p]
+        for v in range(st.victory.shape[1]):
+            mil += v * st.victory[p, v]
+        event(st, p, EV.military, st.shields[p], mil)
+    projects.return_tokens(st)
+    for p in range(st.g[GS.n]):
+        st.gp_took[p] = 0
+    if checking(st):
+        check_age_end(st, d)
+
+
+@njit(cache=True)
+def final_scoring(st, d: Data) -> None:
+    """SW-END-1 / SW-END-2: each seat's score by source, the ranking keys (total, then coins) and the records."""
+    rules = st.rules
+    n = st.g[GS.n]
+    row = st.score_row
+    for p in range(n):
+        score_player(st, d, rules, p, row)
+        pl = st.players[p]
+        pl[PC.score] = row[SC.total]
+        for k in range(N_SC - 1):
+            pl[PC.vp_military + k] = row[k]
+        st.keys[p, 0] = row[SC.total]
+        st.keys[p, 1] = st.coins[p]
+        pl[PC.coins] = st.coins[p]
+        pl[PC.board] = st.wonder[p]
+        pl[PC.side] = st.side[p]
+        pl[PC.stages] = st.stages[p]
+        for col in range(7):
+            pl[PC.brown + col] = st.color_n[p, col]
+        pl[PC.shields] = st.shields[p]
+        victories = 0
+        for v in range(1, st.victory.shape[1]):
+            victories += st.victory[p, v]
+        pl[PC.victory_tokens] = victories
+        pl[PC.defeat_tokens] = st.defeat_n[p]
+        pl[PC.tiles_built] = st.tiles_built[p]
+        for j in range(3):
+            pl[PC.tile_a + j] = st.tiles[p, j] + 1
+        for k in range(st.stat.shape[1]):
+            pl[PC.traded_out + k] = st.stat[p, k]
+        event(st, p, EV.score, row[SC.total], st.coins[p])
+    g = st.games
+    built = 0
+    for p in range(n):
+        built += st.tiles_built[p]
+    g[GC.tiles_built] = built
+    g[GC.cards_removed] = st.g[GS.removed_n]
+    for t in range(st.tile_rec.shape[0]):
+        for k in range(3):
+            g[GC.tile1_builder + 3 * t + k] = st.tile_rec[t, k]
+    for a in range(3):
+        for k in range(st.gp_rec.shape[1]):
+            g[GC.gp1_project + 6 * a + k] = st.gp_rec[a, k]
+    event(st, -1, EV.end)
+    end_game(st, 0)
+
+
+# ------------------------------------------------------------------------------------------------ hooks
+@njit(cache=True)
+def setup_game(st, d: Data) -> None:
+    """SW-SETUP-1 and BABEL-SETUP-2: boards, sides, coins and the tiles dealt; play starts with the tile draft."""
+    st.g[GS.n] = st.meta[M.n_players]
+    setup.setup_game(st, d, st.rules)
+    for p in range(st.g[GS.n]):
+        event(st, p, EV.board, st.wonder[p], st.side[p])
+    st.g[GS.age] = 1
+    st.g[GS.phase] = PH.draft if st.rules[R.babel_tower] else PH.age_start
+
+
+@njit(cache=True)
+def play_on(st, d: Data) -> None:
+    """From the current phase to the end of the game, or to the start of a turn once ``paused``."""
+    rules = st.rules
+    while st.g[GS.phase] != PH.over:
+        phase = st.g[GS.phase]
+        if phase == PH.draft:
+            tile_draft(st, d)
+            st.g[GS.phase] = PH.age_start
+        elif phase == PH.age_start:
+            setup.start_age(st, d, rules, st.g[GS.age])
+            event(st, -1, EV.age, st.g[GS.age], st.g[GS.gp], st.g[GS.gp_tokens])
+            st.g[GS.phase] = PH.turn
+        elif phase == PH.turn:
+            if paused(st):
+                return
+            play_turn(st, d)
+            if st.g[GS.turn] > rules[R.turns_per_age]:
+                st.g[GS.phase] = PH.age_end
+        else:
+            age_end(st, d)
+            if st.g[GS.age] == 3:
+                st.g[GS.phase] = PH.over
+                final_scoring(st, d)
+            else:
+                st.g[GS.age] += 1
+                st.g[GS.phase] = PH.age_start
+
+
+bind(LAYOUT, setup_game, play_on)
