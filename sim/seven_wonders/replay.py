@@ -43,6 +43,8 @@ def render_game(traced: Traced) -> str:
             if a0 == ACT.build:
                 if a2 == MODE.discard:
                     continue
+                if a2 != MODE.pay and a4:
+                    cost = f", paying {a4} coins of taxes and participation"
                 out.append(f"  {who} builds {card(a1)}{MODE_TEXT[a2]}{cost}{PART_TEXT[a3]}")
             elif a0 == ACT.stage:
                 token = " with a free-stage token" if a2 else ""
