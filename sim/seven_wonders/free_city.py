@@ -62,6 +62,7 @@ def lay_candidates(st: State, h: int) -> int:
 
 @njit(cache=True)
 def clear_candidates(st: State, base: int) -> None:
+    """Take the laid-out candidates away: the Free City's row holds its pile of ``base`` cards again."""
     for k in range(base, st.hand.shape[1]):
         st.hand[FREE_CITY, k] = -1
     st.hand_n[FREE_CITY] = base
