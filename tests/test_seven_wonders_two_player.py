@@ -1,5 +1,5 @@
-"""The 2-player variant with the Free City (SW-2P-1 to SW-2P-5, SW-DEC-26, SW-DEC-17, BABEL-2P-1, BABEL-GP-16): hand-built
-positions driving the kernel functions, and invariants over many checked 2-player games."""
+"""The 2-player variant with the Free City (SW-2P-1 to SW-2P-5, SW-DEC-26, SW-DEC-17, BABEL-2P-1, BABEL-GP-16):
+hand-built positions driving the kernel functions, and invariants over many checked 2-player games."""
 
 from functools import lru_cache
 

@@ -2,8 +2,9 @@
 
 Each decision fills its own run of columns (``choose`` scores only that span). Babylon B's 7th card is a turn
 decision (the same uses of a card, SW-WONDER-5). With two players the controller's choices for the Free City are
-decisions of their own (``free_city``, ``fc_payment``: SW-DEC-26), taken by the holder's strategy. The card-value block (vp, shields, science, coins, res, guild) is
-laid out the same way in ``turn`` and ``halikarnassos`` so one helper fills both.
+decisions of their own (``free_city``, ``fc_payment``: SW-DEC-26), taken by the holder's strategy. The card-value
+block (vp, shields, science, coins, res, guild) is laid out the same way in ``turn``, ``halikarnassos`` and
+``free_city`` so one helper fills them.
 """
 
 from __future__ import annotations
