@@ -16,6 +16,11 @@ _BASE = {
     "halikarnassos": {"ha_decline": -1.0, "ha_vp": 1.0, "ha_shields": 0.5, "ha_science": 0.8, "ha_coins": 0.3,
                       "ha_res": 0.3, "ha_guild": 1.0, "ha_part": 0.4},
     "penalty": {"pn_vp": -1.0, "pn_shields": -0.3, "pn_res": -0.5, "pn_defeat": 1.0},
+    # Two players (SW-DEC-26): the Free City's shields aimed at the rival, not at me; its production to buy from;
+    # its coins kept low; its purchases paid to me.
+    "free_city": {"fc_build": 0.2, "fc_mil_rival": 1.5, "fc_mil_me": -1.5, "fc_res": 0.3, "fc_coins": -0.1,
+                  "fc_cost": 0.1},
+    "fc_payment": {"fp_to_me": 1.0, "fp_to_rival": -1.0},
 }
 
 

@@ -123,8 +123,9 @@ def test_rules_array_follows_the_namespace():
     assert arr[R.river_port_coins] == 1 and arr[R.babel_tower] == 0 and arr[R.start_coins] == 3
     with pytest.raises(PlaytestError, match="trade_price"):
         Rules(trade_price=-1).validate(4)
-    with pytest.raises(PlaytestError, match="2-player"):
-        Rules().validate(2)
+    Rules().validate(2)  # two players play with the Free City (SW-2P-1)
+    with pytest.raises(PlaytestError, match="play 2 to 7"):
+        Rules().validate(1)
 
 
 # ------------------------------------------------------------------------ designer directories, bad files

@@ -13,8 +13,9 @@ from numba import njit
 
 from sim.core.rng import shuffle
 from sim.seven_wonders.data import AGE, MAN_MASK, N_TILES, RAW_MASK, TILE_KIND, Data
-from sim.seven_wonders.payment import neighbour, refresh_production
+from sim.seven_wonders.payment import refresh_production
 from sim.seven_wonders.rules import R
+from sim.seven_wonders.seats import players
 from sim.seven_wonders.state import TE, TREC, GS, State
 
 N_SLOTS = 4
@@ -137,8 +138,10 @@ def refresh_tiles(st: State, data: Data, rules: np.ndarray) -> None:
 @njit(cache=True)
 def place_tile(st: State, data: Data, t: int) -> None:
     """BABEL-PLACE-2: the first tile fills the starting slot, later ones the next slot clockwise; when every slot is
-    full the next tile covers the earliest-placed visible tile (slots cycle, so that is the next one)."""
-    n_slots = data.babel_slots[st.g[GS.n]]
+    full the next tile covers the earliest-placed visible tile (slots cycle, so that is the next one). Slots by player
+    count: with two players the face-down tile keeps the third slot, so placement cycles over two (BABEL-2P-1,
+    SW-DEC-17)."""
+    n_slots = data.babel_slots[players(st)]
     k = st.g[GS.babel_next]
     covered = st.babel_slot[k]
     if covered >= 0:
@@ -169,8 +172,9 @@ def place_due_tiles(st: State, data: Data, rules: np.ndarray) -> int:
 
 @njit(cache=True)
 def deal_tiles(st: State, rules: np.ndarray) -> None:
-    """BABEL-SETUP-2: shuffle the 24 tiles and deal 3 face down to each player; the rest stay unseen."""
-    n = st.g[GS.n]
+    """BABEL-SETUP-2: shuffle the 24 tiles and deal 3 face down to each player; the rest stay unseen. The Free City
+    receives none (BABEL-2P-1)."""
+    n = players(st)
     order = np.arange(N_TILES)  # setup only, once per game
     shuffle(st.rng, order, N_TILES)
     for p in range(n):
@@ -211,12 +215,12 @@ def keep_tile(st: State, p: int, j: int) -> None:
 @njit(cache=True)
 def pass_tiles_right(st: State) -> None:
     """BABEL-SETUP-3: every pool goes to the right neighbour (each player receives from his left); a pool of one tile is
-    then taken as the third tile."""
-    n = st.g[GS.n]
+    then taken as the third tile. The circle is the players': with two, each passes to the other (BABEL-2P-1)."""
+    n = players(st)
     first = st.tile_pool[0].copy()  # setup only
     for p in range(n - 1):
         for j in range(3):
-            st.tile_pool[p, j] = st.tile_pool[neighbour(st, p, 0), j]
+            st.tile_pool[p, j] = st.tile_pool[p + 1, j]
     for j in range(3):
         st.tile_pool[n - 1, j] = first[j]
     for p in range(n):

@@ -5,7 +5,9 @@ At each, for every seat: the uses listed by ``turn_options`` are exactly the (ac
 rows ``is_legal`` accepts (SW-ACT-*, SW-COST-*, SW-CHAIN-*, BABEL-ACT-*, BABEL-GP-2..8); the tiles listed by the
 draft are those ``keep_is_legal`` accepts (BABEL-SETUP-3); with a Halikarnassos build pending, the discard-pile
 builds equal those ``discard_build_is_legal`` accepts (SW-WONDER-4); with a project in play, the penalty options
-equal those ``penalty_is_legal`` accepts (BABEL-GP-14).
+equal those ``penalty_is_legal`` accepts (BABEL-GP-14). In 2-player positions the holder of the Free City card draws
+and keeps a card, and the Free City's uses listed by ``fc_options`` are exactly those ``fc_is_legal`` accepts
+(SW-2P-4).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import numpy as np
 from numba import njit
 
 from sim.core import play as protocol
-from sim.seven_wonders import babel, projects, turn
+from sim.core.state import M
+from sim.seven_wonders import babel, free_city, projects, turn
 from sim.seven_wonders.rules import Rules
 from sim.seven_wonders.state import GS
 
@@ -82,6 +85,26 @@ def check_hali(st, d, rules, p: int) -> int:
 
 
 @njit(cache=True)
+def check_free_city(st, d, rules) -> int:
+    """SW-2P-4 at a 2-player turn start: the holder draws and keeps his first card; the Free City's listed uses of his
+    other cards are exactly the legal ones (the position is thrown away afterwards)."""
+    h = st.g[GS.fc_holder]
+    free_city.draw(st)
+    st.pick[h, 1] = 0
+    n_opt = free_city.fc_options(st, d, rules, h)
+    checked = 0
+    for act in range(4):
+        for slot in range(-1, st.hand_n[free_city.FREE_CITY] + 1):
+            for extra in range(-1, 6):
+                for part in range(-1, 4):
+                    legal = free_city.fc_is_legal(st, d, rules, act, slot, extra, part)
+                    if legal != listed(st, n_opt, act, slot, extra, part):
+                        raise AssertionError("seven_wonders: fc_options disagrees with fc_is_legal (SW-2P-4)")
+                    checked += 1
+    return checked
+
+
+@njit(cache=True)
 def check_position(st, d) -> int:
     rules = st.rules
     checked = 0
@@ -97,6 +120,8 @@ def check_position(st, d) -> int:
             if babel.keep_is_legal(st, p, j) != in_pool:
                 raise AssertionError("seven_wonders: tile_draft_options disagrees with keep_is_legal (BABEL-SETUP-3)")
             checked += 1
+    if st.meta[M.n_players] == 2:
+        checked += check_free_city(st, d, rules)
     return checked
 
 
@@ -105,7 +130,7 @@ VARIANTS = (Rules(), Rules(wonder_sides=1), Rules(wonder_sides=2, tax_tiles_lite
 
 
 def check_options(seed: int, positions: int = 20) -> int:
-    """Options checked on ``positions`` random positions (3-7 players, several variants); AssertionError on a
+    """Options checked on ``positions`` random positions (2-7 players, several variants); AssertionError on a
     disagreement."""
     from sim.seven_wonders import SPEC
 
@@ -113,7 +138,7 @@ def check_options(seed: int, positions: int = 20) -> int:
     checked = 0
     for trial in range(positions):
         rules = VARIANTS[trial % len(VARIANTS)]
-        n = int(rng.integers(3, 8))
+        n = int(rng.integers(2, 8))
         st, data = SPEC.new_state(rules, n)
         seats = np.zeros(n, np.int64)
         if protocol.play_until(st, data, seed, trial, seats, int(rng.integers(1, 12 * n * 3))):

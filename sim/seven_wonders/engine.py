@@ -7,7 +7,9 @@ SW-TURN-4; Babylon B's 7th card and the last discards in turn 6, Halikarnassos, 
 resolution, military and the return of the tokens (BABEL-GP-9..12, SW-MIL-2). After Age III: scoring (SW-END-1) and
 the ranking keys (total, then coins: SW-END-2). Every choice goes through ``sim.core.play.decide``; features are
 filled only for a seat whose policy reads them. ``play_on`` keeps its place in ``g[GS.phase]`` / ``g[GS.turn]`` and
-may stop at the start of any turn.
+may stop at the start of any turn. With two players the Free City is a third seat (SW-2P-1): ``two_player_picks``
+replaces the turn's decisions (the holder's draw, both players' picks, then the holder's choices for the Free City,
+free_city.py), and the records and ranking cover the players only.
 
 Invariants asserted in checked mode: SW-INV-1 cards conserved (hands + cities + discard pile + cards under stages +
 removed cards = cards dealt, after every turn and every Age); SW-INV-2 coins never negative; BABEL-INV-1
@@ -22,7 +24,7 @@ from numba import njit
 from sim.core.names import namespace
 from sim.core.play import bind, checking, decide, end_game, event, paused, scored
 from sim.core.state import M
-from sim.seven_wonders import babel, projects, setup, turn
+from sim.seven_wonders import babel, free_city, projects, setup, turn
 from sim.seven_wonders.babel import effect_of
 from sim.seven_wonders.data import COL, PENALTY, SCI_ANY, SPECIAL, TILE_KIND, Data
 from sim.seven_wonders.payment import neighbour
@@ -30,6 +32,7 @@ from sim.seven_wonders.records import GC, PC
 from sim.seven_wonders.rules import R
 from sim.seven_wonders.schema import D, F
 from sim.seven_wonders.scoring import SC, N_SC, per_element, resolve_military, science_points, score_player
+from sim.seven_wonders.seats import fc_seat, players, seat_count
 from sim.seven_wonders.state import GPREC, GS, LAYOUT, ST, TREC
 from sim.seven_wonders.turn import ACT, MODE, PART_NONE
 
@@ -286,13 +289,22 @@ def count_pick(st, d: Data, p: int) -> None:
 
 @njit(cache=True)
 def halikarnassos(st, d: Data, p: int) -> None:
-    """SW-WONDER-4: each pending build from the discard pile (or none), decided and played at once."""
+    """SW-WONDER-4: each pending build from the discard pile (or none), decided and played at once; the Free City's
+    by the Free City card's holder (free_city decision, SW-2P-4)."""
     rules = st.rules
     while st.pending[p] > 0:
-        n_opt = turn.discard_build_options(st, d, rules, p)
-        if scored(st, p):
-            fill_hali_features(st, d, rules, p, n_opt)
-        i = decide(st, p, D.halikarnassos, n_opt)
+        if p == fc_seat(st):
+            h = st.g[GS.fc_holder]
+            n_opt = free_city.hali_options(st, d, rules)
+            if scored(st, h):
+                fill_hali_features(st, d, rules, p, n_opt)
+                fill_fc_features(st, d, rules, h, n_opt, F.ha_vp)
+            i = decide(st, h, D.free_city, n_opt)
+        else:
+            n_opt = turn.discard_build_options(st, d, rules, p)
+            if scored(st, p):
+                fill_hali_features(st, d, rules, p, n_opt)
+            i = decide(st, p, D.halikarnassos, n_opt)
         c = -1 if st.options[i, 0] == turn.PICK_NONE else st.discard[st.options[i, 1]]
         part = st.options[i, 3]
         event(st, p, EV.hali, c, part)
@@ -314,8 +326,11 @@ def play_turn(st, d: Data) -> None:
     st.g[GS.game_turn] += 1
     st.meta[M.round] = st.g[GS.game_turn]
     event(st, -1, EV.turn, st.g[GS.age], st.g[GS.turn])
-    for p in range(n):
-        choose_use(st, d, p, turn.turn_options(st, d, rules, p))
+    if fc_seat(st) >= 0:
+        two_player_picks(st, d)
+    else:
+        for p in range(n):
+            choose_use(st, d, p, turn.turn_options(st, d, rules, p))
     for p in range(n):
         count_pick(st, d, p)
     turn.resolve_picks(st, d, rules)
@@ -341,6 +356,59 @@ def play_turn(st, d: Data) -> None:
                 event(st, st.tile_rec[t, TREC.builder], EV.tile, t, k)
     if checking(st):
         check_turn(st)
+
+
+@njit(cache=True)
+def two_player_picks(st, d: Data) -> None:
+    """SW-2P-2: the holder of the Free City card draws the pile's top card and picks his own card, the other player
+    his; then the holder picks the Free City's card and use among his other cards (SW-2P-4) and, for a paid build,
+    which players it buys from; all three picks resolve together."""
+    rules = st.rules
+    h = st.g[GS.fc_holder]
+    free_city.draw(st)
+    for p in range(2):
+        choose_use(st, d, p, turn.turn_options(st, d, rules, p))
+    fc = fc_seat(st)
+    n_opt = free_city.fc_options(st, d, rules, h)
+    if scored(st, h):
+        fill_turn_features(st, d, rules, fc, n_opt)
+        fill_fc_features(st, d, rules, h, n_opt, F.tu_vp)
+    i = decide(st, h, D.free_city, n_opt)
+    act, slot, extra = st.options[i, 0], st.options[i, 1], st.options[i, 2]
+    prefer = turn.prefer_side(st, rules, fc)
+    if (act == ACT.build or act == ACT.stage) and st.price[i] > 0:
+        k = free_city.fc_plans(st, d, rules, h, act, slot, extra)
+        if k > 1 and scored(st, h):
+            clear_features(st, D.fc_payment, k)
+            me = 0 if neighbour(st, fc, 0) == h else 1
+            for j in range(k):
+                st.features[F.fp_to_me, j] = st.options[j, 1 + me]
+                st.features[F.fp_to_rival, j] = st.options[j, 2 - me]
+        prefer = st.options[decide(st, h, D.fc_payment, k), 0]
+    free_city.give_card(st, d, rules, h, act, slot, extra, prefer)
+
+
+@njit(cache=True)
+def fill_fc_features(st, d: Data, rules, h: int, n_opt: int, value0: int) -> None:
+    """Features of the Free City's options for its controller h (free_city decision): the use, its cost, the
+    card-value block already filled from ``value0`` on (turn or halikarnassos features, for the Free City), and
+    which player its new shields reach."""
+    clear_features(st, D.free_city, n_opt)
+    fe = st.features
+    fc = fc_seat(st)
+    for i in range(n_opt):
+        act = st.options[i, 0]
+        fe[F.fc_build, i] = 1.0 if act == ACT.build else 0.0
+        fe[F.fc_stage, i] = 1.0 if act == ACT.stage else 0.0
+        fe[F.fc_sell, i] = 1.0 if act == ACT.sell else 0.0
+        fe[F.fc_cost, i] = st.price[i] if value0 == F.tu_vp else 0.0
+        for k in range(6):
+            fe[F.fc_vp + k, i] = fe[value0 + k, i]
+        gain = int(fe[value0 + 1, i])
+        if gain > 0:
+            for q in range(2):
+                if st.shields[fc] <= st.shields[q] < st.shields[fc] + gain:
+                    fe[F.fc_mil_me if q == h else F.fc_mil_rival, i] = 1.0
 
 
 # ------------------------------------------------------------------------------------------------ invariants
@@ -374,16 +442,17 @@ def check_age_end(st, d: Data) -> None:
     for k in range(st.babel_slot.shape[0]):
         if st.babel_slot[k] >= 0:
             visible += 1
-    if visible > d.babel_slots[n]:
+    if visible > d.babel_slots[players(st)]:
         raise AssertionError("BABEL-INV-2: more tiles visible than the board's slots (BABEL-ACTIVE-1)")
 
 
 # ------------------------------------------------------------------------------------------------ phases
 @njit(cache=True)
 def tile_draft(st, d: Data) -> None:
-    """BABEL-SETUP-3: keep 1 of 3, pass right; keep 1 of 2, pass right; take the last."""
+    """BABEL-SETUP-3: keep 1 of 3, pass right; keep 1 of 2, pass right; take the last (the players only:
+    BABEL-2P-1)."""
     rules = st.rules
-    n = st.g[GS.n]
+    n = players(st)
     for rnd in range(2):
         for p in range(n):
             n_opt = babel.tile_draft_options(st, p)
@@ -421,7 +490,7 @@ def resolve_project(st, d: Data) -> None:
             st.stat[p, ST.gp_success_tokens] += st.gp_part[p]
         projects.give_rewards(st, d, rules)
         return
-    for p in range(n):
+    for p in range(players(st)):  # the Free City never bears a penalty (BABEL-GP-16)
         if st.gp_part[p] != 0:
             continue
         n_opt = projects.penalty_options(st, d, rules, p)
@@ -461,9 +530,10 @@ def age_end(st, d: Data) -> None:
 
 @njit(cache=True)
 def final_scoring(st, d: Data) -> None:
-    """SW-END-1 / SW-END-2: each seat's score by source, the ranking keys (total, then coins) and the records."""
+    """SW-END-1 / SW-END-2: each player's score by source, the ranking keys (total, then coins) and the records; the
+    Free City's score goes to the game record only: it never wins (SW-2P-3)."""
     rules = st.rules
-    n = st.g[GS.n]
+    n = players(st)
     row = st.score_row
     for p in range(n):
         score_player(st, d, rules, p, row)
@@ -492,6 +562,7 @@ def final_scoring(st, d: Data) -> None:
             pl[PC.traded_out + k] = st.stat[p, k]
         event(st, p, EV.score, row[SC.total], st.coins[p])
     g = st.games
+    free_city_record(st, d, g)
     built = 0
     for p in range(n):
         built += st.tiles_built[p]
@@ -507,11 +578,32 @@ def final_scoring(st, d: Data) -> None:
     end_game(st, 0)
 
 
+@njit(cache=True)
+def free_city_record(st, d: Data, g) -> None:
+    """The Free City's columns of the game record (SW-2P-3): its board, score and what it did; -1 / 0 without one."""
+    fc = fc_seat(st)
+    g[GC.fc_board] = -1
+    if fc < 0:
+        return
+    row = st.score_row
+    score_player(st, d, st.rules, fc, row)
+    g[GC.fc_board] = st.wonder[fc]
+    g[GC.fc_side] = st.side[fc]
+    g[GC.fc_score] = row[SC.total]
+    g[GC.fc_military] = row[SC.military]
+    g[GC.fc_coins] = st.coins[fc]
+    g[GC.fc_stages] = st.stages[fc]
+    g[GC.fc_built] = st.stat[fc, ST.built]
+    g[GC.fc_sold] = st.stat[fc, ST.sold]
+    g[GC.fc_shields] = st.shields[fc]
+    event(st, fc, EV.score, row[SC.total], st.coins[fc])
+
+
 # ------------------------------------------------------------------------------------------------ hooks
 @njit(cache=True)
 def setup_game(st, d: Data) -> None:
     """SW-SETUP-1 and BABEL-SETUP-2: boards, sides, coins and the tiles dealt; play starts with the tile draft."""
-    st.g[GS.n] = st.meta[M.n_players]
+    st.g[GS.n] = seat_count(st.meta[M.n_players])
     setup.setup_game(st, d, st.rules)
     for p in range(st.g[GS.n]):
         event(st, p, EV.board, st.wonder[p], st.side[p])
@@ -530,6 +622,8 @@ def play_on(st, d: Data) -> None:
             st.g[GS.phase] = PH.age_start
         elif phase == PH.age_start:
             setup.start_age(st, d, rules, st.g[GS.age])
+            if fc_seat(st) >= 0:
+                free_city.start_age(st)
             event(st, -1, EV.age, st.g[GS.age], st.g[GS.gp], st.g[GS.gp_tokens])
             st.g[GS.phase] = PH.turn
         elif phase == PH.turn:

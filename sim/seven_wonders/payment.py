@@ -20,6 +20,8 @@ from sim.seven_wonders.state import MAX_CHOICE, TE, GS, State
 BIG = 1 << 20  # capacity of unlimited production (BABEL-TILE-20)
 TIE = 32  # cost scale: one coin outweighs any tie-break count (a payment buys fewer than 32 units)
 INF = 1 << 60
+STRICT = 2  # cheapest_trade's ``prefer`` + STRICT: that side first whatever the price (SW-2P-4)
+STRICT_COST = 1 << 16  # flow cost of a unit from the other side under STRICT: above any plan's scaled coins
 S_NODE = 0
 T_NODE = 1
 RES_NODE = 2  # resource r is node RES_NODE + r; choice units follow
@@ -256,8 +258,9 @@ def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
 
     Own fixed units first, then own choice sources (free), then purchases under SW-TRADE-2 (each neighbour unit at most
     once per buyer; a neighbour's choice source gives one unit of the buyer's pick). Among the cheapest plans, the
-    fewest units come from the side other than ``prefer`` (0 left, 1 right). The units bought are left in ``st.buy[side,
-    r]``.
+    fewest units come from the side other than ``prefer`` (0 left, 1 right). ``prefer`` + STRICT puts that side first
+    whatever the price: the fewest units from the other side, then the fewest coins (the Free City's controller
+    choosing its sellers, SW-2P-4). The units bought are left in ``st.buy[side, r]``.
     """
     for s in range(2):
         for r in range(N_RES):
@@ -295,7 +298,7 @@ def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
             node += 1
     for s in range(2):
         q = neighbour(st, p, s)
-        tie = 0 if s == prefer else 1
+        tie = 0 if s == prefer % STRICT else (1 if prefer < STRICT else STRICT_COST)
         for r in range(N_RES):
             if st.need[r] == 0:
                 continue
@@ -366,14 +369,15 @@ def _choices_matter(st: State, p: int) -> bool:
 @njit(cache=True)
 def _separable_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
     """``cheapest_trade`` when no choice source is involved: each resource is bought on its own, cheaper side first and
-    the preferred side first at equal prices (the same plan the flow finds, SW-DEC-1)."""
+    the preferred side first at equal prices (the same plan the flow finds, SW-DEC-1); under STRICT the preferred
+    side first at any price."""
     coins = 0
     for r in range(N_RES):
         d = st.need[r]
         if d == 0:
             continue
-        first = prefer
-        if unit_price(st, rules, p, 1 - prefer, r) < unit_price(st, rules, p, prefer, r):
+        first = prefer % STRICT
+        if prefer < STRICT and unit_price(st, rules, p, 1 - prefer, r) < unit_price(st, rules, p, prefer, r):
             first = 1 - prefer
         for k in range(2):
             s = first if k == 0 else 1 - first

@@ -28,14 +28,14 @@ def wonder(name: str) -> int:
 
 def position(n: int = 3, boards: tuple = (), sides: str = "", coins: int = 3, rules: Rules = Rules(),
              seed: int = 0) -> State:
-    """An n-player state: board i = boards[i] (default Gizah for all), side letters, equal coins, empty cities,
-    Age I turn 1, no tiles, no project."""
+    """An n-player state: board i = boards[i] (default Gizah for all; with n = 2 the Free City is seat 2), side
+    letters, equal coins, empty cities, Age I turn 1, no tiles, no project."""
     st = new_state(rules, n)
     seed_game(st.rng, seed, 0)
     st.g[GS.age] = 1
     st.g[GS.turn] = 1
     st.g[GS.gp] = -1
-    for p in range(n):
+    for p in range(st.g[GS.n]):
         st.wonder[p] = wonder(boards[p]) if p < len(boards) else wonder("Gizah")
         st.side[p] = "AB".index(sides[p]) if p < len(sides) else 0
         st.coins[p] = coins

@@ -12,6 +12,7 @@ from sim.seven_wonders.city import remove_structure
 from sim.seven_wonders.data import PENALTY, REWARD, Data
 from sim.seven_wonders.payment import refresh_production
 from sim.seven_wonders.rules import R
+from sim.seven_wonders.seats import fc_seat, players
 from sim.seven_wonders.scoring import take_defeat, take_victory
 from sim.seven_wonders.state import GS, State
 
@@ -35,7 +36,7 @@ def reveal_project(st: State, data: Data, rules: np.ndarray, age: int) -> None:
             if pick == 0:
                 st.g[GS.gp] = k
             pick -= 1
-    st.g[GS.gp_tokens] = data.gp_tokens[st.g[GS.n]]
+    st.g[GS.gp_tokens] = data.gp_tokens[players(st)]  # two players: 2 (BABEL-GP-16)
     st.g[GS.gp_reserve] = 0
     for p in range(st.g[GS.n]):
         st.gp_part[p] = 0
@@ -54,8 +55,9 @@ def participation_coins(st: State, data: Data, rules: np.ndarray) -> int:
 @njit(cache=True)
 def can_participate(st: State, data: Data, rules: np.ndarray, p: int, color: int, wild: bool) -> bool:
     """BABEL-GP-2 / BABEL-GP-5 / BABEL-GP-7, SW-DEC-21: a structure of the project's colour (or any colour with a wild
-    token) while the card still holds a token, once per turn."""
-    if not rules[R.great_projects] or st.g[GS.gp] < 0 or st.g[GS.gp_tokens] <= 0 or st.gp_took[p]:
+    token) while the card still holds a token, once per turn. The Free City never participates (BABEL-GP-16)."""
+    if (not rules[R.great_projects] or st.g[GS.gp] < 0 or st.g[GS.gp_tokens] <= 0 or st.gp_took[p]
+            or p == fc_seat(st)):
         return False
     if wild:
         return st.gp_wild[p] > 0

@@ -34,6 +34,17 @@ for _a in (1, 2, 3):
               (f"gp{_a}_tokens", f"participation tokens taken in Age {_a} (BABEL-GP-2, reserve included)"),
               (f"gp{_a}_penalised", f"players who bore the Age {_a} penalty (BABEL-GP-10)"),
               (f"gp{_a}_defeats", f"players who could not bear it and took a Defeat token (BABEL-GP-11)")]
+_GAME += [  # two players: the Free City, a third seat that never wins (SW-2P-1 / SW-2P-3)
+    ("fc_board", "the Free City's Wonder board (index in wonders.json), -1 without one (3-7 players)"),
+    ("fc_side", "the Free City's board side: 0 = A, 1 = B"),
+    ("fc_score", "the Free City's total VP, computed as a player's but outside the ranking (SW-2P-3)"),
+    ("fc_military", "the Free City's VP from Victory and Defeat tokens"),
+    ("fc_coins", "the Free City's coins at the end"),
+    ("fc_stages", "Wonder stages the Free City built"),
+    ("fc_built", "structures the Free City built"),
+    ("fc_sold", "cards the Free City discarded for coins (only when it could not build, SW-2P-4)"),
+    ("fc_shields", "the Free City's military strength at the end"),
+]
 
 _SOURCES = {
     "military": "VP from Victory and Defeat tokens, Great Project tokens included (SW-MIL-2, BABEL-GP-15)",

@@ -17,7 +17,7 @@ def render_game(traced: Traced) -> str:
     """A readable turn-by-turn log of one game (the same kernel and seeds as the run that logged it)."""
     data = kernel_data(traced.rules.data or None)  # the names ride on the handle
     n = len(traced.names)
-    names = [f"seat {p} ({traced.names[p]})" for p in range(n)]
+    names = [f"seat {p} ({traced.names[p]})" for p in range(n)] + (["the Free City"] if n == 2 else [])
 
     def card(c: int) -> str:
         return data.card_names[c] if 0 <= c < len(data.card_names) else "?"
@@ -28,7 +28,7 @@ def render_game(traced: Traced) -> str:
     out = [f"7 Wonders + Babel replay: game {traced.game_index}, seed {traced.seed}, {n} players"]
     out.append("== Setup ==")
     for _rnd, seat, et, a0, a1, a2, a3, a4 in traced.events.tolist():
-        who = names[seat] if 0 <= seat < n else ""
+        who = names[seat] if 0 <= seat < len(names) else ""
         if et == EV.board:
             out.append(f"  {who}: {data.wonder_names[a0]} side {'AB'[a1]}")
         elif et == EV.keep_tile:

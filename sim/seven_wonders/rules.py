@@ -9,7 +9,7 @@ import numpy as np
 from sim.core.errors import PlaytestError
 from sim.core.names import namespace
 
-MIN_PLAYERS = 3
+MIN_PLAYERS = 2  # two players add the Free City (SW-2P-1)
 MAX_PLAYERS = 7
 WONDER_SIDES = ("A", "B", "random")
 
@@ -59,7 +59,7 @@ class Rules:
         """Raise PlaytestError naming the first impossible value (for an ``n_players`` game when given)."""
         if n_players is not None and not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
             raise PlaytestError(f"seven_wonders: {n_players} players is not supported; play {MIN_PLAYERS} to "
-                                f"{MAX_PLAYERS} players (the 2-player Free City variant, SW-2P, is not built yet)")
+                                f"{MAX_PLAYERS} players (two play with the Free City, SW-2P-1)")
         bounds = {"start_coins": (0, 50), "wonder_sides": (0, 2), "extra_guilds": (0, 2), "hand_size": (7, 7),
                   "turns_per_age": (1, 6), "discard_coins": (0, 20), "trade_price": (0, 9),
                   "discount_price": (0, 9), "victory_age1": (0, 20), "victory_age2": (0, 20),

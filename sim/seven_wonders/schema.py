@@ -1,8 +1,10 @@
 """7 Wonders + Babel decision types and option features: what the engine fills per option, what strategies weigh.
 
 Each decision fills its own run of columns (``choose`` scores only that span). Babylon B's 7th card is a turn
-decision (the same uses of a card, SW-WONDER-5). The card-value block (vp, shields, science, coins, res, guild) is
-laid out the same way in ``turn`` and ``halikarnassos`` so one helper fills both.
+decision (the same uses of a card, SW-WONDER-5). With two players the controller's choices for the Free City are
+decisions of their own (``free_city``, ``fc_payment``: SW-DEC-26), taken by the holder's strategy. The card-value
+block (vp, shields, science, coins, res, guild) is laid out the same way in ``turn``, ``halikarnassos`` and
+``free_city`` so one helper fills them.
 """
 
 from __future__ import annotations
@@ -53,6 +55,19 @@ GROUPS = (
         "pn_shields",  # shields lost
         "pn_res",  # resource units per turn lost
         "pn_defeat",  # the Defeat token of an unbearable penalty (its VP)
+    )),
+    ("free_city", (  # SW-2P-2 / SW-2P-4: the holder's pick of the Free City's card and use (or its Halikarnassos build)
+        "fc_build",  # it builds the structure
+        "fc_stage",  # it builds its next Wonder stage
+        "fc_sell",  # it discards for coins (only when it cannot build)
+        "fc_cost",  # coins it pays (bank and neighbours)
+        *(f"fc_{v}" for v in CARD_VALUE),  # the card-value block, for the Free City
+        "fc_mil_me",  # 1 if its shields reach or pass the controller's (a Defeat token for him looms)
+        "fc_mil_rival",  # 1 if its shields reach or pass the other player's
+    )),
+    ("fc_payment", (  # SW-2P-4: which players the Free City buys from, whatever the price
+        "fp_to_me",  # coins the plan pays the controller
+        "fp_to_rival",  # coins the plan pays the other player
     )),
 )
 

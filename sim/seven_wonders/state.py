@@ -15,6 +15,7 @@ from sim.core.names import namespace
 from sim.core.state import compose
 from sim.seven_wonders.data import MAX_VICTORY, N_RES, N_TILES, Data
 from sim.seven_wonders.rules import Rules
+from sim.seven_wonders.seats import seat_count
 
 MAX_CITY = 24  # at most 3 x 7 cards + 3 (Halikarnassos) structures
 MAX_CHOICE = 16  # choice sources of one player: brown choice cards, Forum, Caravansery, stages, tiles 17/18/21
@@ -28,12 +29,13 @@ FLOW_NODES = 2 + 3 * MAX_CHOICE + N_RES
 FLOW_EDGES = 2 * (3 * MAX_CHOICE * (1 + N_RES) + 2 * N_RES + N_RES + 8)
 
 GS = namespace("GS", ["n", "age", "turn", "deck_n", "discard_n", "removed_n", "babel_next", "babel_placed", "gp",
-                      "gp_tokens", "gp_reserve", "tucked_n", "pile_before_last", "phase", "game_turn"])
+                      "gp_tokens", "gp_reserve", "tucked_n", "pile_before_last", "phase", "game_turn",
+                      "fc_holder"])
 """Global fields: State.g[GS.*]. gp = the Age's project (-1 none), gp_tokens = tokens left on it, gp_reserve = 1
 once a reserve token was taken (BABEL-GP-6, SW-DEC-20); removed_n = cards out of the game (SW-DEC-5); tucked_n =
 cards under Wonder stages; pile_before_last = discard pile size before the Age's last cards were discarded, -1
 before that (SW-DEC-4); phase = where play_on resumes (engine.PH); game_turn = turns begun over the
-game (1..18, the records' clock)."""
+game (1..18, the records' clock); fc_holder = the player holding the Free City card this turn (2 players, SW-DEC-26)."""
 
 TE = namespace("TE", ["delta_raw", "delta_man"])
 """Trade-price deltas summed over the active tiles 9-12 (State.teff[TE.*], BABEL-TRADE-1), refreshed on placement."""
@@ -68,7 +70,7 @@ class Fields(NamedTuple):
     victory: np.ndarray  # int64 (n, MAX_VICTORY + 1) Victory tokens held, by value
     defeat_n: np.ndarray  # int64 (n,) Defeat tokens held (Strategists Guild)
     defeat_vp: np.ndarray  # int64 (n,) their total value (<= 0)
-    hand: np.ndarray  # int64 (n, hand_size) card ids, -1 = empty
+    hand: np.ndarray  # int64 (n, hand_size (x 2 with two players)) card ids, -1 = empty; the Free City's: its pile
     hand_n: np.ndarray  # int64 (n,)
     deck: np.ndarray  # int64 (7 n,) the Age deck before dealing
     discard: np.ndarray  # int64 (3 * 7 n,) the common discard pile (SW-ACT-3, SW-WONDER-4)
@@ -143,8 +145,11 @@ def max_options(rules: Rules, n_players: int, data: Data) -> int:
 
 
 def allocate(rules: Rules, n_players: int, data: Data) -> Fields:
-    """The game's own arrays for an ``n_players`` game (values are set by setup, or by a test)."""
-    n = n_players
+    """The game's own arrays for an ``n_players`` game (values are set by setup, or by a test). Two players get a
+    third seat, the Free City, whose hand row holds its draw pile and, while its card is chosen, the holder's other
+    cards after it (free_city.py): rows twice as wide (SW-2P-1 / SW-2P-2)."""
+    n = seat_count(n_players)
+    hand = rules.hand_size * (2 if n_players == 2 else 1)
     n_names = int(data.card_name.max()) + 1
     z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
     g = z(len(GS))
@@ -154,7 +159,7 @@ def allocate(rules: Rules, n_players: int, data: Data) -> Fields:
     return Fields(
         g=g, coins=z(n), wonder=z(n), side=z(n), stages=z(n), city=z(n, MAX_CITY) - 1, city_n=z(n),
         has_name=z(n, n_names), color_n=z(n, 7), shields=z(n), science=z(n, 4), victory=z(n, MAX_VICTORY + 1),
-        defeat_n=z(n), defeat_vp=z(n), hand=z(n, rules.hand_size) - 1, hand_n=z(n), deck=z(7 * n) - 1,
+        defeat_n=z(n), defeat_vp=z(n), hand=z(n, hand) - 1, hand_n=z(n), deck=z(7 * n) - 1,
         discard=z(3 * 7 * n) - 1, olympia_used=z(n), pending=z(n), prod=z(n, N_RES), sell=z(n, N_RES),
         unlimited=z(n), chc=z(n, MAX_CHOICE), chc_sell=z(n, MAX_CHOICE), chc_n=z(n), disc=z(n),
         tiles=z(n, 3) - 1, tile_built=z(n, 3), tiles_built=z(n), tile_due=z(n), babel_slot=z(4) - 1,

@@ -31,6 +31,7 @@ from sim.seven_wonders.payment import cheapest_trade, neighbour, refresh_product
 from sim.seven_wonders.projects import can_participate, participation_coins, take_participation
 from sim.seven_wonders.rules import R
 from sim.seven_wonders.scoring import SC, per_element, score_player
+from sim.seven_wonders.seats import fc_seat, players
 from sim.seven_wonders.state import MAX_OPT, GS, TREC, State
 
 ACT = namespace("Act", ["build", "stage", "sell", "tile"])
@@ -45,7 +46,7 @@ PICK_NONE = -1
 @njit(cache=True)
 def deal_age(st: State, data: Data, rules: np.ndarray, age: int) -> None:
     """SW-SETUP-2 / SW-SETUP-3: the Age deck (every copy up to N; Age III: N + 2 random guilds), shuffled, 7 cards
-    each."""
+    each. N counts seats: two players play the 3-player cards and the Free City's 7 are its pile (SW-2P-1)."""
     n = st.g[GS.n]
     k = 0
     if age == 3:
@@ -275,10 +276,17 @@ def turn_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
     Project participation; the next Wonder stage (paid, or with a free-stage token); sell it; discard it for each
     unbuilt Babel tile. Identical cards in the hand give identical options.
     """
+    return options_from(st, data, rules, p, 0)
+
+
+@njit(cache=True)
+def options_from(st: State, data: Data, rules: np.ndarray, p: int, first: int) -> int:
+    """``turn_options`` for the cards in p's hand slots first.. only (the Free City's candidate cards sit after its
+    pile, SW-2P-4)."""
     n_opt = 0
-    stage0 = option_price(st, data, rules, p, ACT.stage, 0, 0, 0) if st.hand_n[p] > 0 else -1
-    stage1 = option_price(st, data, rules, p, ACT.stage, 0, 1, 0) if st.hand_n[p] > 0 else -1
-    for slot in range(st.hand_n[p]):
+    stage0 = option_price(st, data, rules, p, ACT.stage, first, 0, 0) if st.hand_n[p] > first else -1
+    stage1 = option_price(st, data, rules, p, ACT.stage, first, 1, 0) if st.hand_n[p] > first else -1
+    for slot in range(first, st.hand_n[p]):
         c = st.hand[p, slot]
         if not st.has_name[p, data.card_name[c]]:
             for mode in range(N_HAND_MODES):
@@ -430,9 +438,10 @@ def resolve_picks(st: State, data: Data, rules: np.ndarray) -> None:
 
 @njit(cache=True)
 def seventh_card_seats(st: State, data: Data) -> int:
-    """SW-WONDER-5: bit p set when p may use his last card this Age (Babylon B stage 2 built, one card left)."""
+    """SW-WONDER-5: bit p set when p may use his last card this Age (Babylon B stage 2 built, one card left). Never
+    the Free City: its pile's last card is discarded (SW-2P-5, SW-DEC-26)."""
     bits = 0
-    for p in range(st.g[GS.n]):
+    for p in range(players(st)):
         if st.hand_n[p] == 1 and _has_special(st, data, p, SPECIAL.play_seventh_card):
             bits |= 1 << p
     return bits
@@ -547,13 +556,17 @@ def apply_discard_build(st: State, data: Data, rules: np.ndarray, p: int, i: int
 @njit(cache=True)
 def end_turn(st: State, data: Data, rules: np.ndarray) -> None:
     """BABEL-PLACE-1 / BABEL-PLACE-3 then SW-TURN-1 / SW-TURN-2: tiles built this turn are placed in number order, hands
-    pass (left in Ages I and III, right in Age II) unless the Age is over, and the next turn begins."""
+    pass (left in Ages I and III, right in Age II) unless the Age is over, and the next turn begins. Two players swap
+    hands instead, and the Free City card goes with its holder's (SW-2P-2)."""
     place_due_tiles(st, data, rules)
     n = st.g[GS.n]
     for p in range(n):
         st.gp_took[p] = 0
     if st.g[GS.turn] < rules[R.turns_per_age]:
-        pass_hands(st, 0 if st.g[GS.age] != 2 else 1)
+        if fc_seat(st) >= 0:
+            swap_hands(st)
+        else:
+            pass_hands(st, 0 if st.g[GS.age] != 2 else 1)
     st.g[GS.turn] += 1
     refresh_vp(st, data, rules)
 
@@ -583,3 +596,13 @@ def pass_hands(st: State, side: int) -> None:
         for q in range(n - 1):
             st.hand_n[q] = st.hand_n[q + 1]
         st.hand_n[n - 1] = tmp
+
+
+@njit(cache=True)
+def swap_hands(st: State) -> None:
+    """SW-2P-2: the two players' hands change places; the Free City card travels with its holder's, so the other
+    player controls the Free City next turn."""
+    for k in range(st.hand.shape[1]):
+        st.hand[0, k], st.hand[1, k] = st.hand[1, k], st.hand[0, k]
+    st.hand_n[0], st.hand_n[1] = st.hand_n[1], st.hand_n[0]
+    st.g[GS.fc_holder] = 1 - st.g[GS.fc_holder]
