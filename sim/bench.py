@@ -108,11 +108,12 @@ def run_bench(game: str, players: int | None = None, games: int | None = None, j
     single_s, single_dec, rollouts, playouts = _time_in_process(study, single_games)
     wall_s, decisions = _time_parallel(study, jobs)
     single_rate = single_games / single_s
-    like = study
+    like, like_games, like_s = study, single_games, single_s
     if bases:  # the speed-up on the base strategies: JIT and no JIT play the same games
         like = plan_study(game, n_players, 2 * probe.spec.chunk_size, bases, rotate=True)
         warm_up(like, like.table())
-    like_s, _, _, _ = _time_in_process(like, like.n_games) if bases else (single_s, 0, 0, 0)
+        like_games = like.n_games
+        like_s = _time_in_process(like, like_games)[0]
     nojit = _nojit_in_child(game, n_players, nojit_seconds, list(like.lineup))
     nojit_rate_ = nojit["games"] / nojit["seconds"]
     rollout = {}
@@ -140,7 +141,7 @@ def run_bench(game: str, players: int | None = None, games: int | None = None, j
         "nojit_games_per_s": round(nojit_rate_, 3),
         "nojit_decisions_per_s": round(nojit["decisions"] / nojit["seconds"], 1),
         "nojit_games": nojit["games"],
-        "speedup": round(like.n_games / like_s / nojit_rate_, 1),
+        "speedup": round(like_games / like_s / nojit_rate_, 1),
         "million_games_s": round(1e6 * wall_s / games, 1),
         **rollout,
     }

@@ -246,6 +246,8 @@ def test_bench_json_fields():
                 "speedup"):
         assert key in data
     assert data["games_per_s"] > data["nojit_games_per_s"] > 0
+    # the speed-up is JIT over no JIT on one core each, the same lineup: the two rates it names
+    assert data["speedup"] == pytest.approx(data["single_core_games_per_s"] / data["nojit_games_per_s"], rel=0.01)
 
 
 def test_readme_strategy_example_is_valid(tmp_path):
