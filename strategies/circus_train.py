@@ -3,7 +3,7 @@ decisions and features of sim/circus_train/schema.py."""
 
 from __future__ import annotations
 
-from sim.core.policy import Strategy
+from sim.core.policy import Strategy, style_weights
 
 # Shared habits: sensible play where a style has no special view.
 _BASE = {
@@ -36,10 +36,7 @@ _BASE = {
 
 def _weights(**over: dict) -> dict:
     """The shared habits with a style's changes per decision."""
-    table = {k: dict(v) for k, v in _BASE.items()}
-    for decision, row in over.items():
-        table[decision] = {**table[decision], **row}
-    return table
+    return style_weights(_BASE, **over)
 
 
 STRATEGIES = (

@@ -16,6 +16,7 @@ from sim.bus.state import (A_BLD, A_BUS, A_CLOCK, A_EXP, A_PAX, A_START, A_VROOM
                            SINGLE_OF, State)
 from sim.core.names import namespace
 from sim.core.play import bind, checking, decide, end_game, event, paused, scored
+from sim.core.play import clear_features as zero_features  # Bus's own adds the bias feature
 from sim.core.ranking import rank_seats
 from sim.core.rng import randint
 from sim.core.state import M
@@ -46,12 +47,9 @@ EV = namespace("EV", (
 @njit(cache=True)
 def clear_features(s: State, n_opt: int, decision: int) -> None:
     """Zero the features ``decision`` fills for the first ``n_opt`` options and set their bias feature."""
-    feat = s.features
-    for f in range(s.span[decision, 0], s.span[decision, 1]):
-        for i in range(n_opt):
-            feat[f, i] = 0.0
+    zero_features(s, decision, n_opt)
     for i in range(n_opt):
-        feat[F.bias, i] = 1.0
+        s.features[F.bias, i] = 1.0
 
 
 @njit(cache=True)

@@ -40,7 +40,7 @@ from sim.circus_train.setup import (place_train, setup_board, setup_supply, star
                                     take_start_talent)
 from sim.circus_train.state import GS, LAYOUT, PL, ST
 from sim.core.names import namespace
-from sim.core.play import bind, checking, decide, end_game, event, paused, scored
+from sim.core.play import bind, checking, clear_features, decide, end_game, event, paused, scored
 from sim.core.state import M
 
 EV = namespace("EV", (
@@ -78,14 +78,6 @@ MONEY_ONLY = CHOICES["solo_scoring"].index("money_only")
 
 
 # ------------------------------------------------------------------------------------------------ features
-@njit(cache=True)
-def clear_features(st, decision: int, n_opt: int) -> None:
-    """Zero the decision's feature span for its first n_opt options."""
-    for f in range(st.span[decision, 0], st.span[decision, 1]):
-        for i in range(n_opt):
-            st.features[f, i] = 0.0
-
-
 @njit(cache=True)
 def asked(st, d: Data, t: int) -> int:
     """Requests on the board that ask for talent type t (CT-PERF-2)."""

@@ -82,6 +82,15 @@ def decide(st, seat: int, decision: int, n_opt: int) -> int:
     return choose(st, strat, decision, n_opt)
 
 
+@njit(cache=True)
+def clear_features(st, decision: int, n_opt: int) -> None:
+    """Zero the decision's feature span for its first ``n_opt`` options, before the game fills the features
+    its options have."""
+    for f in range(st.span[decision, 0], st.span[decision, 1]):
+        for i in range(n_opt):
+            st.features[f, i] = 0.0
+
+
 @njit(cache=True, inline="always")
 def scored(st, seat: int) -> bool:
     """False when the seat's policy ignores features (random): the game may skip computing them."""

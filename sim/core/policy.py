@@ -113,6 +113,13 @@ class DecisionSchema:
         """Feature name -> column, for kernels (``F.sale_gain``)."""
         return namespace("F", self.features)
 
+    @classmethod
+    def from_groups(cls, groups: Sequence[tuple[str, Sequence[str]]]) -> "DecisionSchema":
+        """A schema from (decision, its features) pairs in kernel order: each decision fills its own
+        contiguous run of feature columns."""
+        return cls(tuple(name for name, _ in groups), tuple(f for _, feats in groups for f in feats),
+                   {name: tuple(feats) for name, feats in groups})
+
     def span(self, decision: str) -> tuple[int, int]:
         """The feature columns [lo, hi) holding every feature ``decision`` fills."""
         cols = [self.features.index(f) for f in (self.filled or {}).get(decision, self.features)]
@@ -121,6 +128,15 @@ class DecisionSchema:
     def span_array(self) -> np.ndarray:
         """int64 (decisions, 2): each decision's span, for ``decide``."""
         return np.array([self.span(d) for d in self.decisions], dtype=np.int64).reshape(len(self.decisions), 2)
+
+
+def style_weights(base: Mapping[str, Mapping[str, float]], **over: Mapping[str, float]) -> dict:
+    """A style's weight table: the shared habits ``base`` (decision -> feature -> weight) with the style's
+    changes per decision laid over them."""
+    table = {k: dict(v) for k, v in base.items()}
+    for decision, row in over.items():
+        table[decision] = {**table.get(decision, {}), **row}
+    return table
 
 
 class StrategyRegistry:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.core.names import namespace
-from sim.core.play import bind, checking, decide, end_game, event, paused, scored
+from sim.core.play import bind, checking, clear_features, decide, end_game, event, paused, scored
 from sim.core.state import M
 from sim.seven_wonders import babel, free_city, projects, setup, turn
 from sim.seven_wonders.babel import effect_of
@@ -59,14 +59,6 @@ EV = namespace("EV", (
 
 
 # ------------------------------------------------------------------------------------------------ features
-@njit(cache=True)
-def clear_features(st, decision: int, n_opt: int) -> None:
-    """Zero the decision's feature span for its first n_opt options."""
-    for f in range(st.span[decision, 0], st.span[decision, 1]):
-        for i in range(n_opt):
-            st.features[f, i] = 0.0
-
-
 @njit(cache=True)
 def science_gain(st, rules, p: int, sym: int) -> int:
     """Science VP p gains from one more symbol (0..2, or SCI_ANY a wild) (SW-SCI-1 / SW-SCI-2)."""

@@ -71,12 +71,7 @@ GROUPS = (
     )),
 )
 
-DECISIONS = tuple(name for name, _ in GROUPS)
-FEATURES = tuple(f for _, feats in GROUPS for f in feats)
-FILLED = {name: feats for name, feats in GROUPS}
-"""Each decision's features: its own contiguous run of columns."""
-
-SCHEMA = DecisionSchema(DECISIONS, FEATURES, FILLED)
+SCHEMA = DecisionSchema.from_groups(GROUPS)
 D = SCHEMA.D
 """Decision name -> index (``D.turn``)."""
 F = SCHEMA.F
