@@ -12,6 +12,10 @@ from sim.core.names import namespace
 MIN_PLAYERS = 2  # two players add the Free City (SW-2P-1)
 MAX_PLAYERS = 7
 WONDER_SIDES = ("A", "B", "random")
+MAX_VICTORY = 20
+"""The largest Victory token value a rule (victory_age1..3) or a Great Project may give: it sizes the state's
+token array and the tile-19 map (sim/seven_wonders/data.py, state.py), so every value the fields accept is held.
+Two-token penalty options then number at most 20 * 21 / 2 = 210, inside the option buffer (state.MAX_OPT)."""
 
 
 @dataclass(frozen=True)
@@ -62,8 +66,8 @@ class Rules:
                                 f"{MAX_PLAYERS} players (two play with the Free City, SW-2P-1)")
         bounds = {"start_coins": (0, 50), "wonder_sides": (0, 2), "extra_guilds": (0, 2), "hand_size": (7, 7),
                   "turns_per_age": (1, 6), "discard_coins": (0, 20), "trade_price": (0, 9),
-                  "discount_price": (0, 9), "victory_age1": (0, 20), "victory_age2": (0, 20),
-                  "victory_age3": (0, 20), "defeat_vp": (0, 20), "coins_per_vp": (1, 99),
+                  "discount_price": (0, 9), "victory_age1": (0, MAX_VICTORY),
+                  "victory_age2": (0, MAX_VICTORY), "victory_age3": (0, MAX_VICTORY), "defeat_vp": (0, 20), "coins_per_vp": (1, 99),
                   "science_set_vp": (0, 50), "babel_tiles_dealt": (3, 3), "gp_coin_penalty_fixed": (0, 99),
                   "river_port_coins": (0, 9)}
         for name, (low, high) in bounds.items():
