@@ -143,3 +143,11 @@ def test_circus_train_fill_start_is_bounded_by_the_first_quota():
     with pytest.raises(PlaytestError, match="steal_max"):
         SPEC.validate(Rules(steal_max=3, steal_character_extra=True), 3)
     SPEC.validate(Rules(fill_start=0, steal_max=3), 3)
+
+
+def test_playtest_rules_lists_each_field_with_its_range_and_rule(capsys):
+    from sim.cli import main
+
+    assert main(["rules", "bus"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("clock_gems_45p"))
+    assert "5" in line and "1..20" in line and "BUS-SETUP-3" in line
