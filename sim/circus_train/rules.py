@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sim.core.errors import PlaytestError
 from sim.core.fields import field
-from sim.core.rules import RulesFields, kernel_namespace
+from sim.core.rules import RulesFields, kernel_namespace, require
 
 CHOICES = {
     "solo_fired_city": ("player", "farthest"),  # CT-AMB-8
@@ -154,6 +153,4 @@ def check_rules(rules: Rules, n_players: int, data: Any) -> None:
         (not (rules.simple_variant and rules.event_cards),
          "simple_variant plays without Event cards (CT-OPT-SIMPLE-1); drop --set event_cards=true"),
     ]
-    for ok, msg in checks:
-        if not ok:
-            raise PlaytestError(f"circus_train rules: {msg}; fix the --set value")
+    require("circus_train", checks)

@@ -39,6 +39,13 @@ def check_fields(rules: Any, game: str) -> None:
             raise PlaytestError(f"{game} rules: {why}; use --set {spec.name}=VALUE with {spec.allowed}")
 
 
+def require(game: str, checks: Iterable[tuple[bool, str]]) -> None:
+    """A game's cross-field checks: raise PlaytestError with the first failing (ok, message) pair's message."""
+    for ok, msg in checks:
+        if not ok:
+            raise PlaytestError(f"{game} rules: {msg}; fix the --set value")
+
+
 def kernel_namespace(rules_type: type) -> Any:
     """The ``R`` namespace: kernel slot name -> index into ``to_array`` (a compile-time constant in @njit)."""
     return namespace("R", [s.kernel for s in declared(rules_type) if s.kernel is not None])

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.core.errors import PlaytestError
 from sim.core.fields import field
-from sim.core.rules import RulesFields, kernel_namespace
+from sim.core.rules import RulesFields, kernel_namespace, require
 
 N_COMMODITIES = 6
 N_WIND_DIRECTIONS = 8
@@ -57,9 +56,7 @@ def check_rules(rules: Rules, n_players: int, data: object) -> None:
         (rules.wind_max_steps < rules.grid_size, "wind_max_steps must be below grid_size"),
         (rules.win_gold > rules.start_gold, "win_gold must be greater than start_gold"),
     ]
-    for ok, msg in checks:
-        if not ok:
-            raise PlaytestError(f"sea_trade rules: {msg}; fix the --set value")
+    require("sea_trade", checks)
 
 
 R = kernel_namespace(Rules)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.core.errors import PlaytestError
 from sim.core.fields import field
-from sim.core.rules import RulesFields, kernel_namespace
+from sim.core.rules import RulesFields, kernel_namespace, require
 
 MIN_PLAYERS = 2  # two players add the Free City (SW-2P-1)
 MAX_PLAYERS = 7
@@ -82,5 +81,4 @@ R = kernel_namespace(Rules)
 
 def check_rules(rules: Rules, n_players: int, data: object) -> None:
     """The cross-field checks (each field's own bounds are declared)."""
-    if rules.discount_price > rules.trade_price:
-        raise PlaytestError("seven_wonders rules: discount_price must not exceed trade_price; fix the --set value")
+    require("seven_wonders", [(rules.discount_price <= rules.trade_price, "discount_price must not exceed trade_price")])
