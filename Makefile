@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAYTEST := $(BIN)/playtest
 
-.PHONY: demo demo-sea-trade demo-bus demo-circus-train demo-seven-wonders demo-sweeps test install bench clean
+.PHONY: demo demo-sea-trade demo-bus demo-circus-train demo-seven-wonders demo-sweeps test fuzz install bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -82,6 +82,10 @@ demo-seven-wonders: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 tests
+
+# The release fuzz: 400 fresh rules variants per game (rollout seats included), bounds-checked (tests/fuzz_rules.py).
+fuzz: $(STAMP)
+	FUZZ_EXAMPLES=400 FUZZ_RANDOM=1 FUZZ_ROLLOUTS=1 $(BIN)/python -m pytest tests/test_fuzz_gate.py
 
 bench: $(STAMP)
 	$(PLAYTEST) bench sea_trade --players 4

@@ -1,4 +1,4 @@
-"""The `playtest` command: games | strategies | run | ab | sweep | tune | ladder | report | replay | bench.
+"""The `playtest` command: games | strategies | rules | run | ab | sweep | tune | ladder | report | replay | bench.
 
 Bad input ends in one line on stderr naming the problem and the fix, with exit code 2.
 """
@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Sequence
 
 from sim.core.errors import PlaytestError
+from sim.core.fields import declared
 from sim.core.spec import game_names, get_game
 from sim.study import SEATINGS
 
@@ -149,6 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("strategies", help="list a game's strategies")
     p.add_argument("game")
 
+    p = sub.add_parser("rules", help="list a game's rules fields: default, allowed values (--set), rule ID")
+    p.add_argument("game")
+
     p = sub.add_parser("run", help="simulate a study and log every game")
     _add_study_args(p)
     _add_run_args(p)
@@ -212,6 +216,12 @@ def _cmd_strategies(args: argparse.Namespace) -> None:
         print(f"{s.name:14s} {s.description}")
     print(f"\ndecisions (weights keys): {', '.join(registry.schema.decisions)}")
     print(f"features (per option):    {', '.join(registry.schema.features)}")
+
+
+def _cmd_rules(args: argparse.Namespace) -> None:
+    for f in declared(get_game(args.game).rules_type):
+        default = str(f.default).lower() if f.type is bool else repr(f.default) if f.type is str else f.default
+        print(f"{f.name:34s} {default!s:>11s}  {f.allowed:28s} {f.rule:18s} {f.doc}")
 
 
 def _check_backend(args: argparse.Namespace) -> None:
@@ -397,7 +407,7 @@ def _cmd_ladder(args: argparse.Namespace) -> None:
     print(f"ladder runs in {root}; report written to {path}")
 
 
-COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "run": _cmd_run, "ab": _cmd_ab, "report": _cmd_report,
+COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "rules": _cmd_rules, "run": _cmd_run, "ab": _cmd_ab, "report": _cmd_report,
             "replay": _cmd_replay, "bench": _cmd_bench, "sweep": _cmd_sweep, "tune": _cmd_tune,
             "ladder": _cmd_ladder}
 

@@ -241,11 +241,11 @@ def test_replay_is_readable():
 
 
 def test_rules_validation_and_board_loader(tmp_path):
-    """Rules.validate and the board loader reject bad input with one-line PlaytestErrors (BUS-AMB-2 --set board)."""
+    """SPEC.validate and the board loader reject bad input with one-line PlaytestErrors (BUS-AMB-2 --set board)."""
     with pytest.raises(PlaytestError, match="slots_per_action"):
-        Rules(slots_per_action=0).validate()
+        SPEC.validate(Rules(slots_per_action=0), 4)
     with pytest.raises(PlaytestError, match="short_colour_seats"):
-        Rules(short_colour_seats="1,3").to_array(4)
+        SPEC.validate(Rules(short_colour_seats="1,3"), 4)
     with pytest.raises(PlaytestError, match="not found"):
         SPEC.play_chunk(Rules(board=str(tmp_path / "missing.json")), 4, np.zeros((1, 4), int), 0, 1, 1,
                    SPEC.strategies.table(["random"]))

@@ -10,6 +10,7 @@ from numba import njit
 
 from sim.circus_train.data import (BASIC, CLOWN, ELEPHANT, OVERNIGHT_HIRE, PACKAGED, PR, REST, TALENT_TYPES,
                                    load_data, stand_ins_in_use)
+from sim.circus_train import SPEC
 from sim.circus_train.rules import R, Rules
 from sim.core.errors import PlaytestError
 from sim.core.names import namespace
@@ -167,13 +168,13 @@ def test_bad_directory_one_line(tmp_path):
 def test_rules_validate_and_array():
     """Rules: one line per bad field; to_array holds every field in order, indexed by the R namespace in @njit."""
     with pytest.raises(PlaytestError, match="solo_scoring"):
-        Rules(solo_scoring="cash").validate(1)
+        SPEC.validate(Rules(solo_scoring="cash"), 1)
     with pytest.raises(PlaytestError, match="1 to 5"):
-        Rules().validate(6)
+        SPEC.validate(Rules(), 6)
     with pytest.raises(PlaytestError, match="simple_variant"):
-        Rules(simple_variant=True, event_cards=True).validate(3)
+        SPEC.validate(Rules(simple_variant=True, event_cards=True), 3)
     with pytest.raises(PlaytestError, match="hire_success_max"):
-        Rules(hire_success_max=7).validate(3)
+        SPEC.validate(Rules(hire_success_max=7), 3)
     arr = Rules(famous_threshold=4, solo_scoring="money_only", advanced=True).to_array()
 
     @njit(cache=False)

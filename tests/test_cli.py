@@ -105,6 +105,7 @@ BAD_FLAGS = [
      "whole numbers of playouts"),
     ("--ladder", ["report", "RUN", "--ladder", "/nonexistent/ladder"], "/nonexistent/ladder holds no ladder levels"),
     ("game", ["strategies", "chess"], "unknown game 'chess'"),
+    ("game", ["rules", "chess"], "unknown game 'chess'"),
     ("command", ["frobnicate"], "invalid choice: 'frobnicate'"),
     ("--until-ci", RUN + ["--until-ci", "0"], "argument --until-ci: must be a positive number"),
     ("--metric", RUN + ["--until-ci", "2", "--metric", "seat7"], "--metric 'seat7' is not a metric of this study"),

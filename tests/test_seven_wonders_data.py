@@ -11,6 +11,7 @@ from sim.core.errors import PlaytestError
 from sim.core.names import namespace
 from sim.seven_wonders.data import (COL, PACKAGED_DIR, PENALTY, RAW_MASK, RES, REWARD, SCI_ANY, SPECIAL, TILE_KIND,
                                     TR, load_data)
+from sim.seven_wonders import SPEC
 from sim.seven_wonders.rules import R, Rules
 from sim.seven_wonders.position import card, wonder
 
@@ -118,14 +119,16 @@ def test_data_handle_is_usable_inside_njit():
 
 
 def test_rules_array_follows_the_namespace():
-    """Rules.to_array is indexed by R; validate names the bad field."""
+    """Rules.to_array is indexed by R; SPEC.validate names the bad field."""
     arr = Rules(river_port_coins=1, babel_tower=False).to_array()
     assert arr[R.river_port_coins] == 1 and arr[R.babel_tower] == 0 and arr[R.start_coins] == 3
     with pytest.raises(PlaytestError, match="trade_price"):
-        Rules(trade_price=-1).validate(4)
-    Rules().validate(2)  # two players play with the Free City (SW-2P-1)
-    with pytest.raises(PlaytestError, match="play 2 to 7"):
-        Rules().validate(1)
+        SPEC.validate(Rules(trade_price=-1), 4)
+    with pytest.raises(PlaytestError, match="discount_price"):
+        SPEC.validate(Rules(trade_price=1, discount_price=2), 4)
+    SPEC.validate(Rules(), 2)  # two players play with the Free City (SW-2P-1)
+    with pytest.raises(PlaytestError, match="2 to 7"):
+        SPEC.validate(Rules(), 1)
 
 
 # ------------------------------------------------------------------------ designer directories, bad files

@@ -243,3 +243,19 @@ def test_cached_trade_costs_equal_fresh_payments():
                         assert price_with(st, data, st.rules, p, act, slot, extra, part, 0) == prices[i]
                         checked += 1
     assert checked > 500
+
+
+@pytest.mark.parametrize("victory_age3", [5, 20])
+def test_military_scores_every_victory_value_the_rules_accept(victory_age3):
+    """SW-MIL-2: a Victory token of any value the rules accept (up to 20, a designer's sweep of the Age III reward)
+    is held and scored. Without the Tower and the projects, every military win of the table is one player's Victory
+    token and its neighbour's Defeat token, and military VP is the tokens' values: with every Age's reward equal,
+    military = reward x Victory tokens - Defeat tokens."""
+    rules = Rules(babel_tower=False, great_projects=False, victory_age1=victory_age3, victory_age2=victory_age3,
+                  victory_age3=victory_age3)
+    pl = play(["military", "random", "civic", "random"], 200, rules=rules, seed=5, check=True).players
+    wins, losses = pl[:, :, PC.victory_tokens], pl[:, :, PC.defeat_tokens]
+    assert (wins.sum(axis=1) == losses.sum(axis=1)).all()
+    assert wins.sum() > 0
+    assert (pl[:, :, PC.vp_military] == victory_age3 * wins - losses).all()
+

@@ -33,7 +33,7 @@ def _error_line(capsys) -> str:
     (["--vary", "clock_gems_45p=4"], "single variant"),
     (["--vary", "clock_gems_45p=3,3"], "a value twice"),
     (["--vary", "clock_gems_45p=3,4", "--vary", "clock_gems_45p=5,6"], "given twice"),
-    (["--vary", "clock_gems_45p=0,4"], "clock_gems_45p must be between 1 and 20"),
+    (["--vary", "clock_gems_45p=0,4"], "clock_gems_45p=0 is outside 1..20"),
     (["--vary", "clock_gems_45p=3,4", "--set", "clock_gems_45p=5"], "drop the --set"),
     (["--vary", "weights.nosuch.plan_action.act_bus=1,2"], "unknown strategy 'nosuch'"),
     (["--vary", "weights.balanced.nodecision.act_bus=1,2"], "unknown decision 'nodecision'"),

@@ -8,7 +8,7 @@ from sim.circus_train.data import kernel_data, load_data
 from sim.circus_train.engine import setup_game  # noqa: F401 (binds the game's hooks to its state type)
 from sim.circus_train.records import GAME_COLUMNS, PLAYER_COLUMNS
 from sim.circus_train.replay import render_game
-from sim.circus_train.rules import Rules
+from sim.circus_train.rules import Rules, check_rules
 from sim.circus_train.schema import SCHEMA
 from sim.circus_train.state import LAYOUT, OPTION_WIDTH, allocate, max_options
 from sim.core.spec import GameSpec
@@ -30,10 +30,9 @@ SPEC = GameSpec(
     max_options=max_options,
     option_width=OPTION_WIDTH,
     n_keys=4,
-    rules_array=lambda rules, n_players: rules.to_array(),
     render=render_game,
     load_data=lambda rules: kernel_data(load_data(rules.data or None)),
-    check_rules=lambda rules, n_players, data: rules.validate(n_players),
+    check_rules=check_rules,
     check_options=check_options,
     data_field="data",
 )

@@ -8,12 +8,11 @@ flag: it is the game with one player (CT-SOLO-*). Kernels read ``Rules.to_array(
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+from typing import Any
 
-import numpy as np
-
-from sim.core.errors import PlaytestError
-from sim.core.names import namespace
+from sim.core.fields import field
+from sim.core.rules import RulesFields, kernel_namespace, require
 
 CHOICES = {
     "solo_fired_city": ("player", "farthest"),  # CT-AMB-8
@@ -22,133 +21,136 @@ CHOICES = {
     "solo_scoring": ("rulebook", "money_only"),  # CT-AMB-27
 }
 """Values of the text-valued fields, in the order their index is stored in the kernel array."""
+MAX_STEAL = 3
+"""Counters one steal takes at most: a steal option row holds three targets (special_hire.steal_options)."""
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RulesFields):
     """Circus Train (2nd edition, Italian rulebook v1.0 with the Nov 2013 FAQ); defaults follow the rulebook."""
 
     # --- variants and optional rules
-    advanced: bool = False  # CT-ADV-*, CT-REP-*: the advanced game
-    special_characters: bool = False  # CT-OPT-CHAR-*: the six Special Characters
-    event_cards: bool = False  # CT-OPT-EVENT-*: five Event cards (stand-in contents, CT-AMB-34)
-    simple_variant: bool = False  # CT-OPT-SIMPLE-*: no Wage & Transit, no VP; best performance wins
-    april_rule: bool = True  # CT-SCORE-MONTH-4: April pays 5 VP per performer instead of best performance (3+ p.)
+    advanced: bool = field(False, rule="CT-ADV-*", doc="the advanced game (reputation, CT-REP-*)")
+    special_characters: bool = field(False, rule="CT-OPT-CHAR-*", doc="the six Special Characters")
+    event_cards: bool = field(False, rule="CT-OPT-EVENT-*", doc="five Event cards (stand-in contents, CT-AMB-34)")
+    simple_variant: bool = field(False, rule="CT-OPT-SIMPLE-*", doc="no Wage & Transit, no VP; best performance "
+                                                                    "wins")
+    april_rule: bool = field(True, rule="CT-SCORE-MONTH-4", doc="April pays VP per performer instead of best "
+                                                                "performance (3+ players)")
     # --- setup
-    start_money: int = 0  # CT-SETUP-1 / CT-AMB-1 (settled by the rulebook)
-    start_clowns: int = 1  # CT-SETUP-1
-    start_choice_talents: int = 2  # CT-SETUP-8: acrobats, freaks or horses
-    best_start: int = 10  # CT-SETUP-2: Best Performance markers start at 10
-    fill_start: int = 8  # CT-SETUP-10: occupied cities after setup
+    start_money: int = field(0, ge=0, le=100, rule="CT-SETUP-1", doc="money each player starts with (CT-AMB-1)")
+    start_clowns: int = field(1, ge=0, le=10, rule="CT-SETUP-1", doc="clowns each player starts with")
+    start_choice_talents: int = field(2, ge=0, le=10, rule="CT-SETUP-8", doc="starting acrobats, freaks or horses")
+    best_start: int = field(10, ge=0, le=100, rule="CT-SETUP-2", doc="where the Best Performance markers start")
+    fill_start: int = field(8, ge=0, le=8, rule="CT-SETUP-10", doc="occupied cities after setup (at most the first "
+                                                                   "month's quota, CT-STATE-3)")
     # --- performing
-    famous_threshold: int = 3  # CT-PERF-3
-    famous_multiplier: int = 2  # CT-PERF-3
-    new_best_money: int = 10  # CT-PERF-8
-    bertha_bonus: int = 10  # CT-OPT-CHAR-10
+    famous_threshold: int = field(3, ge=1, le=10, rule="CT-PERF-3", doc="talents of a type that make it famous")
+    famous_multiplier: int = field(2, ge=1, le=5, rule="CT-PERF-3", doc="a famous type's bonus multiplier")
+    new_best_money: int = field(10, ge=0, le=100, rule="CT-PERF-8", doc="money for a new Best Performance")
+    bertha_bonus: int = field(10, ge=0, le=100, rule="CT-OPT-CHAR-10", doc="Bertha's performance bonus")
     # --- hiring, stealing, wages
-    hire_success_max: int = 4  # CT-HIRE-2: 1-4 succeeds in the basic game
-    hire_buy_cost: int = 10  # CT-HIRE-3
-    hire_adaptive: bool = True  # CT-AMB-37: choose the next target after seeing a failed roll
-    steal_success_max: int = 4  # CT-STEAL-1
-    steal_max: int = 2  # CT-AMB-21: counters per steal
-    steal_character_extra: bool = False  # CT-AMB-21: True = up to steal_max talents plus one character
-    ted_discount: int = 1  # CT-OPT-CHAR-11 / CT-AMB-25: per elephant, after solitaire doubling
+    hire_success_max: int = field(4, ge=1, le=6, rule="CT-HIRE-2", doc="highest d6 face that hires (basic game)")
+    hire_buy_cost: int = field(10, ge=0, le=100, rule="CT-HIRE-3", doc="money to buy a failed hire")
+    hire_adaptive: bool = field(True, rule="CT-AMB-37", doc="choose the next target after seeing a failed roll")
+    steal_success_max: int = field(4, ge=1, le=6, rule="CT-STEAL-1", doc="highest d6 face that steals")
+    steal_max: int = field(2, ge=1, le=MAX_STEAL, rule="CT-AMB-21", doc="counters per steal (a steal row holds "
+                                                                        f"{MAX_STEAL})")
+    steal_character_extra: bool = field(False, rule="CT-AMB-21", doc="up to steal_max talents plus one character")
+    ted_discount: int = field(1, ge=0, le=10, rule="CT-OPT-CHAR-11", doc="Ted's wage discount per elephant, "
+                                                                         "after solitaire doubling (CT-AMB-25)")
     # --- end of month
-    most_talent_min: int = 2  # CT-SCORE-MONTH-1
-    best_vp_1: int = 7  # CT-SCORE-MONTH-2
-    best_vp_2: int = 4  # CT-SCORE-MONTH-2
-    best_vp_3: int = 2  # CT-SCORE-MONTH-2
-    best_third_tie_vp: int = 1  # CT-SCORE-MONTH-2 / CT-AMB-12: each player tied for 3rd
-    best_vp_2p: int = 4  # CT-SCORE-MONTH-3: 2-player variant, split on a tie
-    april_vp: int = 5  # CT-SCORE-MONTH-4
-    april_keeps_lower_places: bool = False  # CT-AMB-11 literal reading: April replaces only the 7-VP 1st place
+    most_talent_min: int = field(2, ge=1, le=10, rule="CT-SCORE-MONTH-1", doc="least count for most talent")
+    best_vp_1: int = field(7, ge=0, le=50, rule="CT-SCORE-MONTH-2", doc="VP for the best performance")
+    best_vp_2: int = field(4, ge=0, le=50, rule="CT-SCORE-MONTH-2", doc="VP for the second best")
+    best_vp_3: int = field(2, ge=0, le=50, rule="CT-SCORE-MONTH-2", doc="VP for the third best")
+    best_third_tie_vp: int = field(1, ge=0, le=50, rule="CT-SCORE-MONTH-2", doc="VP to each player tied for 3rd "
+                                                                                "(CT-AMB-12)")
+    best_vp_2p: int = field(4, ge=0, le=50, rule="CT-SCORE-MONTH-3", doc="2-player best performance VP, split on "
+                                                                         "a tie")
+    april_vp: int = field(5, ge=0, le=50, rule="CT-SCORE-MONTH-4", doc="April VP per performer")
+    april_keeps_lower_places: bool = field(False, rule="CT-AMB-11", doc="April replaces only the 1st place")
     # --- final scoring (CT-SCORE-FINAL-*)
-    taxes_vp: int = 3  # CT-SCORE-FINAL-1 (2 players)
-    taxes_wage_multiplier: int = 2  # CT-SCORE-FINAL-1
-    taxes_fire: bool = True  # CT-AMB-14: unpayable taxes fire talent by the wage rule
-    most_vp: int = 5  # CT-SCORE-FINAL-2/5/6, CT-ADV-FINAL-1: a single leader
-    most_shared_vp: int = 2  # the same awards when the most is shared
-    no_clown_vp: int = 3  # CT-SCORE-FINAL-3
-    no_animal_vp: int = 5  # CT-SCORE-FINAL-4, per missing animal type
-    most_requires_positive: bool = True  # CT-AMB-15
-    vp_floor: int = 0  # CT-VP-1 / CT-AMB-13 (settled by the rulebook)
+    taxes_vp: int = field(3, ge=0, le=50, rule="CT-SCORE-FINAL-1", doc="taxes in VP (2 players)")
+    taxes_wage_multiplier: int = field(2, ge=1, le=5, rule="CT-SCORE-FINAL-1", doc="taxes as a multiple of wages")
+    taxes_fire: bool = field(True, rule="CT-AMB-14", doc="unpayable taxes fire talent by the wage rule")
+    most_vp: int = field(5, ge=0, le=50, rule="CT-SCORE-FINAL-2", doc="a final 'most' award to a single leader "
+                                                                      "(also FINAL-5/6, CT-ADV-FINAL-1)")
+    most_shared_vp: int = field(2, ge=0, le=50, rule="CT-SCORE-FINAL-2", doc="the same award when the most is "
+                                                                             "shared")
+    no_clown_vp: int = field(3, ge=0, le=50, rule="CT-SCORE-FINAL-3", doc="VP lost without a clown")
+    no_animal_vp: int = field(5, ge=0, le=50, rule="CT-SCORE-FINAL-4", doc="VP lost per missing animal type")
+    most_requires_positive: bool = field(True, rule="CT-AMB-15", doc="'most' awards need a positive amount")
+    vp_floor: int = field(0, ge=0, le=0, rule="CT-VP-1", doc="VP never fall below 0 (settled, CT-AMB-13)")
     # --- advanced game
-    replay_rep_cost: int = 2  # CT-ADV-REPLAY-1, April-July
-    replay_vp_cost: int = 4  # CT-ADV-REPLAY-1, August-September (CT-AMB-18: allowed below 4 VP)
-    pocket_money: int = 5  # CT-ADV-POCKET-1, per reputation step
-    parade_cost: int = 10  # CT-ADV-PARADE-1
-    parade_vp: int = 2  # CT-ADV-PARADE-1
-    wage_release_vp: int = 3  # CT-ADV-WAGE-1, August-September, per released talent
-    steal_rep_bonus: int = 1  # CT-ADV-STEAL-1: victim's reputation higher -> +1 per roll
-    most_money_level: str = "dice"  # CT-AMB-17: "dice" (success_max >= 5) or "box" (index >= most_money_min_index)
-    most_money_min_index: int = 4  # CT-AMB-17, the "box" reading
-    most_money_ineligible_blocks: bool = True  # CT-AMB-39
-    rest_week_1: bool = False  # CT-AMB-20: Rest may not be played in week 1
+    replay_rep_cost: int = field(2, ge=0, le=10, rule="CT-ADV-REPLAY-1", doc="reputation steps for a replay, "
+                                                                             "April-July")
+    replay_vp_cost: int = field(4, ge=0, le=50, rule="CT-ADV-REPLAY-1", doc="VP for a replay, August-September "
+                                                                            "(CT-AMB-18)")
+    pocket_money: int = field(5, ge=0, le=50, rule="CT-ADV-POCKET-1", doc="money per reputation step")
+    parade_cost: int = field(10, ge=0, le=100, rule="CT-ADV-PARADE-1", doc="money for a parade")
+    parade_vp: int = field(2, ge=0, le=50, rule="CT-ADV-PARADE-1", doc="VP for a parade")
+    wage_release_vp: int = field(3, ge=0, le=50, rule="CT-ADV-WAGE-1", doc="VP per released talent, "
+                                                                           "August-September")
+    steal_rep_bonus: int = field(1, ge=0, le=5, rule="CT-ADV-STEAL-1", doc="added to each roll when the victim's "
+                                                                           "reputation is higher")
+    most_money_level: str = field("dice", choices=CHOICES["most_money_level"], rule="CT-AMB-17",
+                                  doc="most-money eligibility: 'dice' (success_max >= 5) or 'box' (index >= "
+                                      "most_money_min_index)")
+    most_money_min_index: int = field(4, ge=0, le=20, rule="CT-AMB-17", doc="the 'box' reading's least index")
+    most_money_ineligible_blocks: bool = field(True, rule="CT-AMB-39", doc="an ineligible richest player blocks "
+                                                                           "most money")
+    rest_week_1: bool = field(False, rule="CT-AMB-20", doc="Rest may be played in week 1")
     # --- two-week shows, claims, board
-    claim_requires_step: bool = True  # CT-AMB-4 / CT-MOVE-5
-    two_week_reserved: bool = False  # CT-AMB-5 (True: the house rule)
-    two_week_score_at_completion: bool = True  # CT-AMB-6 (False: talents and earlier PRs as at the start)
-    lone_character_occupies: bool = False  # CT-AMB-9
-    fired_city_policy: str = "heuristic"  # CT-AMB-33: "heuristic" or "policy" (the chooser's strategy decides)
+    claim_requires_step: bool = field(True, rule="CT-AMB-4", doc="claims need a movement of at least one step")
+    two_week_reserved: bool = field(False, rule="CT-AMB-5", doc="the house rule: a two-week show is reserved")
+    two_week_score_at_completion: bool = field(True, rule="CT-AMB-6", doc="score a two-week show as it completes "
+                                                                          "(False: as at its start)")
+    lone_character_occupies: bool = field(False, rule="CT-AMB-9", doc="a lone character occupies its city")
+    fired_city_policy: str = field("heuristic", choices=CHOICES["fired_city_policy"], rule="CT-AMB-33",
+                                   doc="who picks a fired talent's city: 'heuristic' or 'policy' (the chooser's "
+                                       "strategy)")
     # --- special characters
-    character_buy_any: bool = True  # CT-AMB-24
-    character_yellow_window: bool = False  # CT-AMB-40
+    character_buy_any: bool = field(True, rule="CT-AMB-24", doc="a character nobody owns is buyable")
+    character_yellow_window: bool = field(False, rule="CT-AMB-40", doc="yellow characters have a window")
     # --- solitaire (CT-SOLO-*)
-    solo_vp_money: int = 5  # CT-SOLO-5: $ per VP
-    solo_wage_multiplier: int = 2  # CT-SOLO-4
-    solo_replay_money: int = 20  # CT-SOLO-7
-    solo_fired_city: str = "player"  # CT-AMB-8: "player" or "farthest"
-    solo_scoring: str = "rulebook"  # CT-AMB-27: "rulebook" or "money_only"
-    solo_most_awards: bool = True  # CT-AMB-27
-    solo_most_money: bool = False  # CT-AMB-27
-    solo_band_defeat: int = 100  # CT-SOLO-8: below this, collapse
-    solo_band_draw: int = 141  # CT-SOLO-8
-    solo_band_victory: int = 181  # CT-SOLO-8
-    solo_band_incredible: int = 221  # CT-SOLO-8: above $220
+    solo_vp_money: int = field(5, ge=1, le=50, rule="CT-SOLO-5", doc="money per VP in solitaire")
+    solo_wage_multiplier: int = field(2, ge=1, le=5, rule="CT-SOLO-4", doc="solitaire wage multiplier")
+    solo_replay_money: int = field(20, ge=0, le=100, rule="CT-SOLO-7", doc="money for a solitaire replay")
+    solo_fired_city: str = field("player", choices=CHOICES["solo_fired_city"], rule="CT-AMB-8",
+                                 doc="where a fired talent goes in solitaire: 'player' or 'farthest'")
+    solo_scoring: str = field("rulebook", choices=CHOICES["solo_scoring"], rule="CT-AMB-27",
+                              doc="solitaire scoring: 'rulebook' or 'money_only'")
+    solo_most_awards: bool = field(True, rule="CT-AMB-27", doc="solitaire month-end most-talent awards")
+    solo_most_money: bool = field(False, rule="CT-AMB-27", doc="solitaire final most-money step")
+    solo_band_defeat: int = field(100, ge=0, le=1000, rule="CT-SOLO-8", doc="below this, collapse")
+    solo_band_draw: int = field(141, ge=0, le=1000, rule="CT-SOLO-8", doc="from this, a draw")
+    solo_band_victory: int = field(181, ge=0, le=1000, rule="CT-SOLO-8", doc="from this, a victory")
+    solo_band_incredible: int = field(221, ge=0, le=1000, rule="CT-SOLO-8", doc="from this, an incredible victory")
     # --- simple variant
-    simple_tiebreak: bool = True  # CT-AMB-41
+    simple_tiebreak: bool = field(True, rule="CT-AMB-41", doc="simple variant ties: marker, money, then PR "
+                                                              "counters")
     # --- component files
-    data: str = ""  # CT-COMP-*: "" = the packaged files, else a designer's directory (--set data=DIR)
-
-    def validate(self, n_players: int | None = None) -> None:
-        """Raise PlaytestError naming the first impossible field (for an ``n_players`` game when given)."""
-        if n_players is not None and not 1 <= n_players <= 5:
-            raise PlaytestError(f"circus_train: {n_players} players; the game takes 1 to 5 (--players 1..5)")
-        for name, options in CHOICES.items():
-            if getattr(self, name) not in options:
-                raise PlaytestError(f"circus_train rules: {name}='{getattr(self, name)}'; "
-                                    f"use one of {', '.join(options)} (--set {name}={options[0]})")
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= 1000:
-                raise PlaytestError(f"circus_train rules: {f.name}={value} is outside 0..1000; fix the --set value")
-        checks = [
-            (self.steal_max >= 1, "steal_max must be at least 1"),
-            (self.famous_threshold >= 1, "famous_threshold must be at least 1"),
-            (1 <= self.hire_success_max <= 6, "hire_success_max must be between 1 and 6 (a d6)"),
-            (1 <= self.steal_success_max <= 6, "steal_success_max must be between 1 and 6 (a d6)"),
-            (self.most_talent_min >= 1, "most_talent_min must be at least 1"),
-            (self.vp_floor == 0, "vp_floor is settled by the rulebook at 0 (CT-AMB-13); remove the --set"),
-            (self.solo_band_defeat <= self.solo_band_draw <= self.solo_band_victory <= self.solo_band_incredible,
-             "the solo_band_* thresholds must rise: defeat <= draw <= victory <= incredible"),
-            (not (self.simple_variant and self.event_cards),
-             "simple_variant plays without Event cards (CT-OPT-SIMPLE-1); drop --set event_cards=true"),
-        ]
-        for ok, msg in checks:
-            if not ok:
-                raise PlaytestError(f"circus_train rules: {msg}; fix the --set value")
-
-    def to_array(self) -> np.ndarray:
-        """All kernel fields as int64 in field order (bools 0/1, text fields as their index in CHOICES); the
-        data directory is read in Python only."""
-        out = np.zeros(len(KERNEL_FIELDS), dtype=np.int64)
-        for i, name in enumerate(KERNEL_FIELDS):
-            value = getattr(self, name)
-            out[i] = CHOICES[name].index(value) if name in CHOICES else int(value)
-        return out
+    data: str = field("", rule="CT-COMP-*", doc='a designer\'s component directory ("" = the packaged files)')
 
 
-KERNEL_FIELDS = tuple(f.name for f in fields(Rules) if f.name != "data")
-"""The fields the kernels read (all but the data directory)."""
-R = namespace("R", KERNEL_FIELDS)
-"""Field name -> index into ``Rules.to_array()``, a compile-time constant inside @njit."""
+R = kernel_namespace(Rules)
+"""Field name -> index into ``Rules.to_array()``, a compile-time constant inside @njit (the data directory is
+read in Python only)."""
+
+
+def check_rules(rules: Rules, n_players: int, data: Any) -> None:
+    """The cross-field checks (each field's own bounds are declared): raise PlaytestError on the first."""
+    first_quota = int(data.month_quota[0])
+    checks = [
+        (rules.fill_start <= first_quota, f"fill_start={rules.fill_start} exceeds the first month's quota of "
+                                          f"{first_quota} occupied cities (CT-STATE-3)"),
+        (rules.steal_max + rules.steal_character_extra <= MAX_STEAL,
+         f"steal_character_extra adds a character to steal_max talents: a steal takes at most {MAX_STEAL} "
+         f"counters, so steal_max must be at most {MAX_STEAL - 1} with it"),
+        (rules.solo_band_defeat <= rules.solo_band_draw <= rules.solo_band_victory <= rules.solo_band_incredible,
+         "the solo_band_* thresholds must rise: defeat <= draw <= victory <= incredible"),
+        (not (rules.simple_variant and rules.event_cards),
+         "simple_variant plays without Event cards (CT-OPT-SIMPLE-1); drop --set event_cards=true"),
+    ]
+    require("circus_train", checks)

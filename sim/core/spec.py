@@ -21,6 +21,7 @@ from sim.core import play as protocol
 from sim.core.errors import PlaytestError
 from sim.core.policy import P_PLAYOUTS, DecisionSchema, Strategy, StrategyRegistry, StrategyTable
 from sim.core.records import STANDARD_GAME, STANDARD_PLAYER, Column
+from sim.core.rules import check_fields
 from sim.core.state import MC, M, StateLayout, build, common_arrays, new_snapshot
 from sim.core.trace import NO_TRACE, new_trace
 
@@ -59,7 +60,8 @@ class GameSpec:
     min_players: int
     max_players: int
     rules_type: type
-    """Frozen dataclass of the rulebook's numbers; ``rules_array(rules, n_players)`` is what kernels read."""
+    """Frozen dataclass of the rulebook's numbers, each declared with ``sim.core.fields.field`` (bounds, rule ID,
+    doc) on ``sim.core.rules.RulesFields``: the kernels read ``rules.to_array(n_players)`` through its ``R``."""
     schema: DecisionSchema
     strategy_list: Sequence[Strategy]
     default_lineup: tuple[str, ...]
@@ -74,13 +76,13 @@ class GameSpec:
     option_width: int
     n_keys: int
     """Ranking keys per seat (most significant first, higher is better)."""
-    rules_array: Callable[[Any, int], np.ndarray]
     render: Callable[[Traced], str]
     """A played game's events as readable text (``playtest replay``)."""
     load_data: Callable[[Any], Any] = lambda rules: None
     """rules -> the static data handle the kernels read (component tables), or None."""
     check_rules: Callable[[Any, int, Any], None] = lambda rules, n_players, data: None
-    """(rules, n_players, data): raise PlaytestError for rules that cannot be played (one line, with the fix)."""
+    """(rules, n_players, data): the game's cross-field checks (each field's own bounds are declared and checked by
+    the core): raise PlaytestError for rules that cannot be played together (one line, with the fix)."""
     prepare: Callable[[Any, Any], None] = lambda st, data: None
     """(handle, data): fill the state's fixed tables once per chunk (e.g. a grid's geometry)."""
     check_options: Callable[[int], int] | None = None
@@ -115,11 +117,10 @@ class GameSpec:
         return [c.name for c in self.player_columns].index(name)
 
     def validate(self, rules: Any, n_players: int) -> Any:
-        """Check the player count and rules (and load the data they name); return the data handle."""
+        """The one validation route: the player count, each field's declared bounds, the data the rules name, then
+        the game's cross-field checks; return the data handle."""
         self.check_players(n_players)
-        validate = getattr(rules, "validate", None)
-        if validate is not None:
-            validate()
+        check_fields(rules, self.name)
         data = self.load_data(rules)
         self.check_rules(rules, n_players, data)
         return data

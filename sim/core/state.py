@@ -112,7 +112,7 @@ def common_arrays(spec: Any, rules: Any, n_players: int, data: Any, table: Any,
     meta[M.n_players] = n_players
     max_options = spec.max_options(rules, n_players, data)
     return dict(
-        rules=np.ascontiguousarray(spec.rules_array(rules, n_players), dtype=np.int64), meta=meta, rng=new_rng(),
+        rules=np.ascontiguousarray(rules.to_array(n_players), dtype=np.int64), meta=meta, rng=new_rng(),
         seat_strat=np.zeros(n_players, np.int64),
         kind=np.ascontiguousarray(table.kind, dtype=np.int64),
         params=np.ascontiguousarray(table.params, dtype=np.float64),

@@ -11,7 +11,7 @@ from sim.sea_trade.checks import check_options
 from sim.sea_trade.engine import setup_game  # noqa: F401 (binds the game's hooks to its state type)
 from sim.sea_trade.records import GAME_COLUMNS, PLAYER_COLUMNS
 from sim.sea_trade.replay import render_game
-from sim.sea_trade.rules import Rules
+from sim.sea_trade.rules import Rules, check_rules
 from sim.sea_trade.schema import SCHEMA
 from sim.sea_trade.state import LAYOUT, N_MARKETS, allocate, max_options
 from strategies.sea_trade import DEFAULT_LINEUP, STRATEGIES
@@ -32,8 +32,8 @@ SPEC = GameSpec(
     max_options=max_options,
     option_width=4,
     n_keys=2,
-    rules_array=lambda rules, n_players: rules.to_array(),
     render=render_game,
+    check_rules=check_rules,
     prepare=lambda st, data: build_geometry(st),
     check_options=check_options,
 )

@@ -9,7 +9,7 @@ from sim.seven_wonders.data import kernel_data
 from sim.seven_wonders.engine import setup_game  # noqa: F401 (binds the game's hooks to its state type)
 from sim.seven_wonders.records import GAME_COLUMNS, PLAYER_COLUMNS
 from sim.seven_wonders.replay import render_game
-from sim.seven_wonders.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from sim.seven_wonders.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_rules
 from sim.seven_wonders.schema import SCHEMA
 from sim.seven_wonders.state import LAYOUT, OPTION_WIDTH, allocate, max_options
 from strategies.seven_wonders import DEFAULT_LINEUP, STRATEGIES
@@ -30,10 +30,9 @@ SPEC = GameSpec(
     max_options=max_options,
     option_width=OPTION_WIDTH,
     n_keys=2,
-    rules_array=lambda rules, n_players: rules.to_array(),
     render=render_game,
     load_data=lambda rules: kernel_data(rules.data or None),
-    check_rules=lambda rules, n_players, data: rules.validate(n_players),
+    check_rules=check_rules,
     check_options=check_options,
     data_field="data",
 )

@@ -23,6 +23,7 @@ import numpy as np
 from sim.core.errors import PlaytestError
 from sim.core.names import namespace
 from sim.core.structs import struct_handle
+from sim.seven_wonders.rules import MAX_VICTORY  # token values 0..MAX_VICTORY index the tile-19 map
 
 PACKAGED_DIR = Path(__file__).with_name("data")
 FILES = ("cards.json", "wonders.json", "babel_tiles.json", "great_projects.json")
@@ -52,7 +53,6 @@ TR = namespace("Trigger", TRIGGERS)  # bit i of a trigger mask = TRIGGERS[i]
 APPLIES_TO = {"red_structures": "red_structure", "blue_structures": "blue_structure",
               "purple_structures": "purple_structure", "wonder_stages": "wonder_stage"}
 AGE = -1  # an amount equal to the current Age value (1/2/3)
-MAX_VICTORY = 5  # token values 0..5 index the tile-19 map
 
 REWARD = namespace("Reward", ["coins", "shield_token", "victory_token", "wild_participation_token",
                               "free_build_token", "free_wonder_stage_token", "science_set_token", "guild_vp_token",
@@ -481,7 +481,7 @@ def _tiles(f: _File, name_list: tuple[str, ...], card_name: np.ndarray) -> dict:
             for src, dst in vmap.items():
                 if not (src.isdigit() and 1 <= int(src) <= MAX_VICTORY and isinstance(dst, int)
                         and 0 <= dst <= int(src)):
-                    raise f.fail(f"{we}.map.{src}", f"= {dst!r}: maps a token 1..5 to a value 0..itself")
+                    raise f.fail(f"{we}.map.{src}", f"= {dst!r}: maps a token 1..{MAX_VICTORY} to a value 0..itself")
                 a["tile_vmap"][i, int(src)] = dst
         elif kind == "defeat_token_multiplier":
             if f.get(eff, "token_value", int, we) != -1:
@@ -534,7 +534,8 @@ def _projects(f: _File) -> dict:
         kind = f.choice(f.get(rw, "type", str, f"{w}.reward"), REWARD._fields, f"{w}.reward.type")
         a["gp_reward"][k] = REWARD._fields.index(kind)
         if kind in REWARD_VALUE_KEY:
-            a["gp_reward_value"][k] = f.count(rw, REWARD_VALUE_KEY[kind], f"{w}.reward", 1, 30)
+            high = MAX_VICTORY if kind == "victory_token" else 30  # a token's value indexes st.victory
+            a["gp_reward_value"][k] = f.count(rw, REWARD_VALUE_KEY[kind], f"{w}.reward", 1, high)
         pn = f.get(g, "penalty_if_failed", dict, w)
         kind = f.choice(f.get(pn, "type", str, f"{w}.penalty"), PENALTY._fields, f"{w}.penalty.type")
         a["gp_penalty"][k] = PENALTY._fields.index(kind)
