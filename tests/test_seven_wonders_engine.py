@@ -11,6 +11,7 @@ from sim.core.state import M
 from sim.seven_wonders import SPEC
 from sim.seven_wonders.data import kernel_data
 from sim.seven_wonders.engine import fill_turn_features
+from sim.seven_wonders.events import EV
 from sim.seven_wonders.records import GC, PC
 from sim.seven_wonders.rules import Rules
 from sim.seven_wonders.schema import D
@@ -259,3 +260,25 @@ def test_military_scores_every_victory_value_the_rules_accept(victory_age3):
     assert wins.sum() > 0
     assert (pl[:, :, PC.vp_military] == victory_age3 * wins - losses).all()
 
+
+@pytest.mark.parametrize("n, seed, game", [(7, 15, 0), (2, 3, 1), (5, 8, 2)])
+def test_every_tile_placement_is_traced_and_replayed(n, seed, game):
+    """BABEL-PLACE-2 / BABEL-PLACE-3: every tile built is traced once, at the end of the turn it was placed, by its
+    builder, with the tile it covered; a tile placed and covered in the same turn included (7 players, seed 15, game
+    0: 4 slots and five tiles placed at the end of one turn, the issue's example). The replay names each one."""
+    rules = Rules(wonder_sides=2)
+    traced = SPEC.trace(rules, n, np.zeros(n, np.int64), game, seed, SPEC.strategies.table(["random"]), ["random"])
+    ev = traced.events[traced.events[:, 2] == EV.tile]
+    g = traced.games
+    built = [t for t in range(24) if g[GC.tile1_builder + 3 * t] >= 0]
+    assert sorted(ev[:, 3].tolist()) == built
+    for rnd, seat, _, t, slot, covered, _, _ in ev.tolist():
+        assert g[GC.tile1_builder + 3 * t] == seat and g[GC.tile1_placed + 3 * t] == rnd
+        assert covered == -1 or g[GC.tile1_covered + 3 * covered] == rnd
+    assert (ev[:, 5] >= 0).sum() == sum(g[GC.tile1_covered + 3 * t] > 0 for t in built)
+    if (n, seed, game) == (7, 15, 0):
+        same_turn = [t for t in built if g[GC.tile1_placed + 3 * t] == g[GC.tile1_covered + 3 * t]]
+        assert same_turn  # the case the trace used to miss
+    text = SPEC.render(traced)
+    assert text.count("\n  Babel tile ") == len(built)
+    assert text.count(", covering Babel tile") == (ev[:, 5] >= 0).sum()

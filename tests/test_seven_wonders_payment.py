@@ -221,3 +221,32 @@ def test_cheapest_payment_matches_brute_force_on_random_positions():
         assert other == expect[1]
         assert got == sum(st.buy[s, r] * unit_price(st, R, 0, s, r) for s in (0, 1) for r in range(N_RES))
     assert 100 < infeasible < 2900
+
+
+def test_payment_decision_offers_the_two_extreme_splits_only():
+    """SW-DEC-1 (a documented restriction): Aqueduct's 3 stone, bought at 2 from either neighbour (Gizah with a
+    Quarry, 3 stone each), splits 6/0, 4/2, 2/4 or 0/6 between them; the payment decision offers the extremes 6/0
+    and 0/6 only, and the pick pays one of them. Its premise: every shipped strategy weighs the default plan
+    positively, so no mixed split (coins to the leader strictly between the extremes') would beat the better one."""
+    from sim.core.policy import Strategy, StrategyRegistry
+    from sim.seven_wonders import SPEC
+    from sim.seven_wonders.engine import choose_use
+    from sim.seven_wonders.position import DATA, give_hand
+    from sim.seven_wonders.state import GS
+    from sim.seven_wonders.turn import ACT, turn_options
+    from strategies.seven_wonders import STRATEGIES
+
+    builder = Strategy("builder", "", weights={"turn": {"tu_build": 10.0}})
+    table = StrategyRegistry("seven_wonders", SPEC.schema, [builder]).table(["builder"])
+    st = position(3, boards=("Rhodos", "Gizah", "Gizah"), coins=6, table=table)
+    st.g[GS.age] = 2
+    build(st, 1, "Quarry")
+    build(st, 2, "Quarry")
+    give_hand(st, 0, "Aqueduct")
+    choose_use(st, DATA, 0, turn_options(st, DATA, R, 0))
+    assert st.pick[0, 0] == ACT.build
+    assert sorted(st.plan[:, 0].tolist()) == [0, 6] and st.plan.sum(axis=1).tolist() == [6, 6]
+    assert (int(st.paid[0, 1]), int(st.paid[0, 2])) in ((6, 0), (0, 6))
+    weighted = [s for s in STRATEGIES if s.kind == "weights"]
+    assert weighted and all(s.weights["payment"]["pm_default"] > 0 and s.temperature == 0 and s.epsilon == 0
+                            for s in weighted)

@@ -3,7 +3,13 @@
 import pytest
 
 from sim.core.rng import seed_game
-from sim.seven_wonders.data import COL, RES
+from sim.core.spec import Traced
+from sim.core.state import M
+from sim.core.trace import new_trace
+from sim.seven_wonders import SPEC
+from sim.seven_wonders.data import COL, PENALTY, RES
+from sim.seven_wonders.engine import resolve_project
+from sim.seven_wonders.events import EV
 from sim.seven_wonders.projects import (UNBEARABLE, apply_penalty, give_rewards, penalty_options, project_succeeds,
                                         return_tokens, reveal_project)
 from sim.seven_wonders.rules import Rules
@@ -238,3 +244,22 @@ def test_tokens_return_after_resolution():
     give_rewards(st, DATA, R)
     return_tokens(st)
     assert st.gp_part.sum() == 0 and st.g[GS.gp] == -1 and st.shields.tolist() == [1, 1, 0]
+
+
+def test_both_victory_tokens_lost_are_traced_and_replayed():
+    """BABEL-GP-14 / SW-DEC-27: Triumphal Arches fails; seat 0 gives up his +1 and +5 Victory tokens, and the trace
+    and the replay show both (seats 1 and 2 hold none: a Defeat token each)."""
+    st = position(3, trace=new_trace(100))
+    st.g[GS.age] = 3
+    project(st, "Triumphal Arches")
+    st.victory[0, 1] = 1
+    st.victory[0, 5] = 1
+    resolve_project(st, DATA)
+    assert st.victory[0].sum() == 0
+    events = st.trace[: st.meta[M.events]].copy()
+    penalties = events[events[:, 2] == EV.penalty]
+    assert penalties[:, [1, 3, 4, 5]].tolist() == [[0, PENALTY.lose_victory_token, 1, 5],
+                                                   [1, PENALTY.lose_victory_token, UNBEARABLE, 0],
+                                                   [2, PENALTY.lose_victory_token, UNBEARABLE, 0]]
+    text = SPEC.render(Traced(events, st.games, st.players, st, DATA, Rules(), ["random"] * 3, 0, 0))
+    assert "seat 0 (random) loses Victory tokens worth 1 and 5" in text

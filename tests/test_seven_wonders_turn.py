@@ -249,3 +249,32 @@ def test_equal_cost_purchases_pay_the_neighbour_with_fewer_vp():
     refresh(st)
     play(st, {0: (BUILD, 0, MODE.pay, 0)})
     assert st.coins.tolist() == [1, 3, 5]
+
+
+def test_halikarnassos_purchases_are_paid_recorded_and_traced():
+    """SW-WONDER-4 / SW-TRADE-1 / BABEL-GP-4: Halikarnassos builds Stockade from the discard pile and joins War Mirror
+    (2 coins + a glass): the glass is bought from the left neighbour (Alexandria) for 2. The coins move, the records
+    count them (traded_out / traded_in) and the trace shows the build's coins and the purchase, as for a pick."""
+    from sim.core.policy import Strategy, StrategyRegistry
+    from sim.core.state import M
+    from sim.core.trace import new_trace
+    from sim.seven_wonders import SPEC
+    from sim.seven_wonders.engine import halikarnassos
+    from sim.seven_wonders.events import EV
+    from sim.seven_wonders.state import ST
+
+    joiner = Strategy("joiner", "", weights={"halikarnassos": {"ha_part": 10.0, "ha_decline": -10.0}})
+    table = StrategyRegistry("seven_wonders", SPEC.schema, [joiner]).table(["joiner"])
+    st = position(3, boards=("Halikarnassus", "Alexandria", "Gizah"), coins=5, table=table, trace=new_trace(50))
+    st.g[GS.age] = 2
+    st.g[GS.gp] = DATA.project_names.index("War Mirror")
+    st.g[GS.gp_tokens] = 2
+    st.discard[0] = card("Stockade")
+    st.g[GS.discard_n] = 1
+    st.pending[0] = 1
+    halikarnassos(st, DATA, 0)
+    assert st.city[0, st.city_n[0] - 1] == card("Stockade") and st.gp_part[0] == 1
+    assert st.coins[:3].tolist() == [1, 7, 5]  # 5 each: 2 to the bank, 2 to the left
+    assert st.stat[0, ST.traded_out] == 2 and st.stat[1, ST.traded_in] == 2 and st.stat[2, ST.traded_in] == 0
+    events = st.trace[: st.meta[M.events], 1:6].tolist()
+    assert events == [[0, EV.hali, card("Stockade"), 1, 4], [0, EV.trade, 2, 0, 0]]

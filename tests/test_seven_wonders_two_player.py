@@ -184,6 +184,30 @@ def test_free_city_builds_a_card_it_can_chain_through_the_chain():
     assert all(u[0] != SELL for u in uses) and any(u[1] == "Sawmill" for u in uses)
 
 
+@pytest.mark.parametrize("coins, mode", [(2, MODE.chain), (1, MODE.pay)])
+def test_free_city_that_cannot_pay_tile_13s_chain_tax_builds_by_the_normal_cost(coins, mode):
+    """SW-2P-4 / BABEL-TILE-13 (a reading): tile 13 taxes a chain build 2 coins in Age II. With 2 coins the Free City
+    must chain Aqueduct (from its Baths); with 1 it cannot pay the tax, so it may build Aqueduct by its normal cost
+    (three stone from its Gizah board and Quarry) or under its Wonder stage, and may still not sell; the rule
+    predicate agrees."""
+    from sim.seven_wonders.babel import refresh_tiles
+
+    st = fc_position(["Lumber Yard", "Aqueduct", "Sawmill"], coins=coins, boards=("Gizah", "Gizah", "Gizah"))
+    st.g[GS.age] = 2
+    give_hand(st, 0, "Lumber Yard", "Aqueduct", "Sawmill")
+    build(st, FC, "Baths", "Quarry")
+    st.babel_slot[0] = 12  # tile 13 face up
+    refresh_tiles(st, DATA, R)
+    uses = fc_uses(st)
+    assert [u for u in uses if u[1] == "Aqueduct" and u[0] == BUILD] == [(BUILD, "Aqueduct", mode)]
+    assert ((STAGE, "Aqueduct", 0) in uses) == (mode == MODE.pay)  # a chain card is chained, nothing else
+    assert all(u[0] != SELL for u in uses)
+    slot = next(s for s in range(st.hand_n[FC]) if st.hand[FC, s] == card("Aqueduct", 2))
+    assert free_city.fc_is_legal(st, DATA, R, BUILD, slot, mode, 0)
+    other = MODE.pay if mode == MODE.chain else MODE.chain
+    assert not free_city.fc_is_legal(st, DATA, R, BUILD, slot, other, 0)
+
+
 def test_free_city_options_agree_with_the_rule_predicate():
     """SW-2P-4: on random 2-player positions, ``fc_options`` lists exactly what ``fc_is_legal`` accepts."""
     from sim.seven_wonders.checks import check_free_city

@@ -11,8 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.play import event
 from sim.core.rng import shuffle
 from sim.seven_wonders.data import AGE, MAN_MASK, N_TILES, RAW_MASK, TILE_KIND, Data
+from sim.seven_wonders.events import EV
 from sim.seven_wonders.payment import refresh_production
 from sim.seven_wonders.rules import R
 from sim.seven_wonders.seats import players
@@ -140,12 +142,13 @@ def place_tile(st: State, data: Data, t: int) -> None:
     """BABEL-PLACE-2: the first tile fills the starting slot, later ones the next slot clockwise; when every slot is
     full the next tile covers the earliest-placed visible tile (slots cycle, so that is the next one). Slots by player
     count: with two players the face-down tile keeps the third slot, so placement cycles over two (BABEL-2P-1,
-    SW-DEC-17)."""
+    SW-DEC-17). Each placement is traced with the tile it covers."""
     n_slots = data.babel_slots[players(st)]
     k = st.g[GS.babel_next]
     covered = st.babel_slot[k]
     if covered >= 0:
         st.tile_rec[covered, TREC.covered] = st.g[GS.game_turn]
+    event(st, st.tile_rec[t, TREC.builder], EV.tile, t, k, covered)  # here: a tile may be covered in its own turn
     st.tile_rec[t, TREC.placed] = st.g[GS.game_turn]
     st.babel_slot[k] = t
     st.babel_age[k] = st.g[GS.babel_placed]

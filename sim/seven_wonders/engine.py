@@ -27,35 +27,18 @@ from sim.core.state import M
 from sim.seven_wonders import babel, free_city, projects, setup, turn
 from sim.seven_wonders.babel import effect_of
 from sim.seven_wonders.data import COL, PENALTY, SCI_ANY, SPECIAL, TILE_KIND, Data
+from sim.seven_wonders.events import EV
 from sim.seven_wonders.payment import neighbour
 from sim.seven_wonders.records import GC, PC
 from sim.seven_wonders.rules import R
 from sim.seven_wonders.schema import D, F
 from sim.seven_wonders.scoring import SC, N_SC, per_element, resolve_military, science_points, score_player
 from sim.seven_wonders.seats import fc_seat, players, seat_count
-from sim.seven_wonders.state import GPREC, GS, LAYOUT, ST, TREC
+from sim.seven_wonders.state import GPREC, GS, LAYOUT, ST
 from sim.seven_wonders.turn import ACT, MODE, PART_NONE
 
 PH = namespace("PH", ("draft", "age_start", "turn", "age_end", "over"))
 """Where ``play_on`` resumes (g[GS.phase])."""
-
-EV = namespace("EV", (
-    "board",  # seat gets board a0, side a1 (0 A, 1 B)
-    "keep_tile",  # seat keeps tile a0 (0-based) in draft round a1
-    "age",  # a0 Age, a1 project (-1 none), a2 tokens on it
-    "turn",  # a0 Age, a1 turn of the Age
-    "pick",  # seat: a0 action (turn.ACT), a1 card (-1 none), a2 extra, a3 participation, a4 coins paid
-    "trade",  # seat pays a0 coins to the left neighbour and a1 to the right one
-    "seventh",  # seat uses Babylon B's 7th card (the pick follows)
-    "hali",  # seat builds card a0 from the discard pile (-1 declines), a1 participation
-    "tile",  # the builder's tile a0 (0-based) placed in slot a1 at the end of the turn
-    "project",  # a0 project, a1 success, a2 participants, a3 tokens taken
-    "penalty",  # seat: a0 penalty kind, a1 option value (city index / token value / -2 unbearable)
-    "military",  # seat: a0 shields, a1 military VP after the Age
-    "score",  # seat: a0 total, a1 coins
-    "end",
-))
-"""Event types of a traced game (``sim.core.play.event``): seat, then a0..a4 as listed."""
 
 
 # ------------------------------------------------------------------------------------------------ features
@@ -260,11 +243,7 @@ def count_pick(st, d: Data, p: int) -> None:
     c = st.hand[p, slot]
     paid = st.paid[p, 0] + st.paid[p, 1] + st.paid[p, 2]
     event(st, p, EV.pick, act, c, extra, part, paid)
-    if st.paid[p, 1] + st.paid[p, 2] > 0:
-        event(st, p, EV.trade, st.paid[p, 1], st.paid[p, 2])
-    st.stat[p, ST.traded_out] += st.paid[p, 1] + st.paid[p, 2]
-    st.stat[neighbour(st, p, 0), ST.traded_in] += st.paid[p, 1]
-    st.stat[neighbour(st, p, 1), ST.traded_in] += st.paid[p, 2]
+    count_trade(st, p)
     if act == ACT.build:
         st.stat[p, ST.built] += 1
         if extra == MODE.chain:
@@ -277,6 +256,17 @@ def count_pick(st, d: Data, p: int) -> None:
         st.stat[p, ST.sold] += 1
     elif act == ACT.tile:
         st.stat[p, ST.tile_discards] += 1
+
+
+@njit(cache=True)
+def count_trade(st, p: int) -> None:
+    """Records and the trace for the neighbours' share of p's recorded payment (st.paid): a turn's pick or a
+    Halikarnassos build (SW-TRADE-1)."""
+    if st.paid[p, 1] + st.paid[p, 2] > 0:
+        event(st, p, EV.trade, st.paid[p, 1], st.paid[p, 2])
+    st.stat[p, ST.traded_out] += st.paid[p, 1] + st.paid[p, 2]
+    st.stat[neighbour(st, p, 0), ST.traded_in] += st.paid[p, 1]
+    st.stat[neighbour(st, p, 1), ST.traded_in] += st.paid[p, 2]
 
 
 @njit(cache=True)
@@ -299,13 +289,14 @@ def halikarnassos(st, d: Data, p: int) -> None:
             i = decide(st, p, D.halikarnassos, n_opt)
         c = -1 if st.options[i, 0] == turn.PICK_NONE else st.discard[st.options[i, 1]]
         part = st.options[i, 3]
-        event(st, p, EV.hali, c, part)
+        turn.apply_discard_build(st, d, rules, p, i)
+        event(st, p, EV.hali, c, part, st.paid[p, 0] + st.paid[p, 1] + st.paid[p, 2])
+        count_trade(st, p)
         if c >= 0:
             st.stat[p, ST.hali_builds] += 1
             st.stat[p, ST.built] += 1
             if part != PART_NONE:
                 st.stat[p, ST.gp_tokens] += 1
-        turn.apply_discard_build(st, d, rules, p, i)
 
 
 @njit(cache=True)
@@ -339,13 +330,7 @@ def play_turn(st, d: Data) -> None:
         turn.discard_last_cards(st)
     for p in range(n):
         halikarnassos(st, d, p)
-    placed = st.g[GS.babel_placed]
-    turn.end_turn(st, d, rules)
-    if st.g[GS.babel_placed] > placed:
-        for k in range(st.babel_slot.shape[0]):
-            t = st.babel_slot[k]
-            if t >= 0 and st.tile_rec[t, TREC.placed] == st.g[GS.game_turn]:
-                event(st, st.tile_rec[t, TREC.builder], EV.tile, t, k)
+    turn.end_turn(st, d, rules)  # each tile placed is logged as it is placed (babel.place_tile)
     if checking(st):
         check_turn(st)
 
@@ -489,7 +474,7 @@ def resolve_project(st, d: Data) -> None:
         if scored(st, p):
             fill_penalty_features(st, d, rules, p, n_opt)
         i = decide(st, p, D.penalty, n_opt)
-        event(st, p, EV.penalty, d.gp_penalty[k], st.options[i, 0])
+        event(st, p, EV.penalty, d.gp_penalty[k], st.options[i, 0], st.options[i, 1])
         st.gp_rec[rec, GPREC.penalised] += 1
         st.stat[p, ST.gp_penalties] += 1
         if st.options[i, 0] == projects.UNBEARABLE:

@@ -3,7 +3,10 @@ functions the games use."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.core.rng import seed_game
+from sim.core.trace import NO_TRACE
 from sim.seven_wonders.city import add_stage, add_structure
 from sim.seven_wonders.data import kernel_data
 from sim.seven_wonders.payment import refresh_production
@@ -27,10 +30,11 @@ def wonder(name: str) -> int:
 
 
 def position(n: int = 3, boards: tuple = (), sides: str = "", coins: int = 3, rules: Rules = Rules(),
-             seed: int = 0) -> State:
+             seed: int = 0, table=None, trace: np.ndarray = NO_TRACE) -> State:
     """An n-player state: board i = boards[i] (default Gizah for all; with n = 2 the Free City is seat 2), side
-    letters, equal coins, empty cities, Age I turn 1, no tiles, no project."""
-    st = new_state(rules, n)
+    letters, equal coins, empty cities, Age I turn 1, no tiles, no project; seats play ``table``'s strategies
+    (default random) and log events into ``trace`` (default none)."""
+    st = new_state(rules, n, table, trace)
     seed_game(st.rng, seed, 0)
     st.g[GS.age] = 1
     st.g[GS.turn] = 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sim.core.spec import Traced
 from sim.seven_wonders.data import PENALTY, kernel_data
-from sim.seven_wonders.engine import EV
+from sim.seven_wonders.events import EV
 from sim.seven_wonders.projects import NO_EFFECT, UNBEARABLE
 from sim.seven_wonders.turn import ACT, MODE
 
@@ -58,10 +58,12 @@ def render_game(traced: Traced) -> str:
         elif et == EV.seventh:
             out.append(f"  {who} uses the 7th card (Babylon B)")
         elif et == EV.hali:
-            text = f"builds {card(a0)} from the discard pile{PART_TEXT[a1]}" if a0 >= 0 else "builds nothing"
+            cost = f", paying {a2} coins of taxes and participation" if a2 else ""
+            text = f"builds {card(a0)} from the discard pile{cost}{PART_TEXT[a1]}" if a0 >= 0 else "builds nothing"
             out.append(f"  {who} (Halikarnassos) {text}")
         elif et == EV.tile:
-            out.append(f"  Babel tile {tile(a0)} placed in slot {a1 + 1} (built by {who})")
+            covers = f", covering Babel tile {tile(a2)}" if a2 >= 0 else ""
+            out.append(f"  Babel tile {tile(a0)} placed in slot {a1 + 1} (built by {who}){covers}")
         elif et == EV.project:
             outcome = "succeeds" if a1 else "fails"
             out.append(f"== Great Project {data.project_names[a0]} {outcome}: {a2} participant(s), {a3} token(s)")
@@ -73,7 +75,7 @@ def render_game(traced: Traced) -> str:
             elif a0 == PENALTY.lose_card:
                 text = "loses a structure"
             elif a0 == PENALTY.lose_victory_token:
-                text = f"loses a Victory token worth {a1}"
+                text = f"loses Victory tokens worth {a1} and {a2}" if a2 else f"loses a Victory token worth {a1}"
             elif a0 == PENALTY.lose_all_coins:
                 text = "gives all coins to the bank"
             else:

@@ -13,6 +13,7 @@ import numpy as np
 
 from sim.core.names import namespace
 from sim.core.state import compose
+from sim.core.trace import NO_TRACE
 from sim.seven_wonders.data import MAX_VICTORY, N_RES, N_TILES, Data
 from sim.seven_wonders.rules import Rules
 from sim.seven_wonders.seats import seat_count
@@ -175,8 +176,9 @@ def allocate(rules: Rules, n_players: int, data: Data) -> Fields:
     )
 
 
-def new_state(rules: Rules, n_players: int):
-    """A kernel handle for hand-built positions and tests: the game's fields plus the core's (all seats random)."""
+def new_state(rules: Rules, n_players: int, table=None, trace: np.ndarray = NO_TRACE):
+    """A kernel handle for hand-built positions and tests: the game's fields plus the core's (all seats random
+    unless a strategy table is given; events logged into ``trace`` if it has rows)."""
     from sim.seven_wonders import SPEC
 
-    return SPEC.new_state(rules, n_players)[0]
+    return SPEC.new_state(rules, n_players, table, trace)[0]

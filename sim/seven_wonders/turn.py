@@ -326,17 +326,34 @@ def apply_paid(st: State, data: Data, rules: np.ndarray, p: int, i: int, prefer:
     part = st.options[i, 3]
     for k in range(4):
         st.pick[p, k] = st.options[i, k]
-    for k in range(3):
-        st.paid[p, k] = 0
     st.pick_chain[p] = 0
     if act == ACT.build and extra == MODE.chain:
         st.pick_chain[p] = chain_source(st, data, rules, p, st.hand[p, slot])
+    total = 0
     if act == ACT.build or act == ACT.stage:
         total = price_with(st, data, rules, p, act, slot, extra, part, prefer)
+    record_paid(st, rules, p, total)
+
+
+@njit(cache=True)
+def record_paid(st: State, rules: np.ndarray, p: int, total: int) -> None:
+    """p's payment of ``total`` coins as (bank, left, right) in st.paid, the neighbours' shares from the purchase
+    plan in st.buy (0 coins: nothing bought, whatever st.buy holds)."""
+    for k in range(3):
+        st.paid[p, k] = 0
+    if total > 0:
         for s in range(2):
             for r in range(N_RES):
                 st.paid[p, 1 + s] += st.buy[s, r] * unit_price(st, rules, p, s, r)
-        st.paid[p, 0] = total - st.paid[p, 1] - st.paid[p, 2]
+    st.paid[p, 0] = total - st.paid[p, 1] - st.paid[p, 2]
+
+
+@njit(cache=True)
+def pay(st: State, p: int) -> None:
+    """SW-TURN-4 (1): p pays his recorded payment (st.paid); the neighbours' shares wait in st.income."""
+    st.coins[p] -= st.paid[p, 0] + st.paid[p, 1] + st.paid[p, 2]
+    st.income[neighbour(st, p, 0)] += st.paid[p, 1]
+    st.income[neighbour(st, p, 1)] += st.paid[p, 2]
 
 
 # ------------------------------------------------------------------------------------------- resolution
@@ -385,9 +402,7 @@ def resolve_picks(st: State, data: Data, rules: np.ndarray) -> None:
     for p in range(n):
         if st.pick[p, 0] == PICK_NONE:
             continue
-        st.coins[p] -= st.paid[p, 0] + st.paid[p, 1] + st.paid[p, 2]
-        st.income[neighbour(st, p, 0)] += st.paid[p, 1]
-        st.income[neighbour(st, p, 1)] += st.paid[p, 2]
+        pay(st, p)
         if st.pick[p, 0] == ACT.build:
             c = st.hand[p, st.pick[p, 1]]
             st.pe_before[p] = per_element(st, data, p, c) + _self_counted(data, c)
@@ -529,19 +544,24 @@ def _discard_price(st: State, data: Data, rules: np.ndarray, p: int, c: int, par
 
 @njit(cache=True)
 def apply_discard_build(st: State, data: Data, rules: np.ndarray, p: int, i: int) -> None:
-    """Play option i of ``discard_build_options`` at once: pay, build, collect (SW-WONDER-4)."""
+    """Play option i of ``discard_build_options`` at once: pay, build, collect (SW-WONDER-4). The payment (taxes and
+    participation, its resources bought by the default SW-DEC-1 plan) is recorded in st.paid as a pick's is
+    (``record_paid``), for the records and the trace; declining records nothing paid."""
     st.pending[p] -= 1
+    total = 0
+    if st.options[i, 0] != PICK_NONE:
+        total = _discard_price(st, data, rules, p, st.discard[st.options[i, 1]], st.options[i, 3])
+    record_paid(st, rules, p, total)
     if st.options[i, 0] == PICK_NONE:
         return
     k = st.options[i, 1]
     c = st.discard[k]
     part = st.options[i, 3]
-    bank = structure_cost(st, data, rules, p, c, MODE.discard, part)
-    trade = cheapest_trade(st, rules, p, prefer_side(st, rules, p))
-    st.coins[p] -= bank + trade
+    pay(st, p)
     for s in range(2):
-        for r in range(N_RES):
-            st.coins[neighbour(st, p, s)] += st.buy[s, r] * unit_price(st, rules, p, s, r)
+        q = neighbour(st, p, s)
+        st.coins[q] += st.income[q]  # the build is played at once: so are its payments
+        st.income[q] = 0
     last = st.g[GS.discard_n] - 1
     st.discard[k] = st.discard[last]
     st.discard[last] = -1
