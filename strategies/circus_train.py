@@ -60,14 +60,14 @@ STRATEGIES = (
                  special_hire={"sp_buy": 1.5, "sp_hire": 1.5, "sp_majority": 2.0, "sp_famous": 2.0,
                                "sp_wage_short": -1.0},
                  wage_keep={"wk_famous": 3.0, "wk_wage": -0.02})),
-    Strategy("miser", "money and wage discipline: cheap talent, no $10 buys, fires the dear counters first",
+    Strategy("miser", "money and wage discipline: cheap talent, no $10 buys, no reserve buy that outruns its wages, "
+             "fires the dear counters first",
              weights=_weights(
                  turn_option={"to_wages": -0.4, "to_wage_short": -4.0, "to_buy": -0.1, "to_replay": -3.0,
                               "to_pocket": 0.1},
                  action={"ac_hire": 0.2, "ac_perform": 2.0, "ac_parade": -1.0},
                  hire_step={"hs_add": -0.5, "hs_buy": -3.0, "hs_wage": -0.8, "hs_money_left": 0.3},
-                 special_hire={"sp_buy": -1.0, "sp_price": -0.3, "sp_steal": 1.5, "sp_wage": -0.5,
-                               "sp_wage_short": -4.0},
+                 special_hire={"sp_buy": 0.3, "sp_steal": 1.5, "sp_wage": -0.2, "sp_wage_short": -4.0},
                  start_talent={"st_wage": -1.0},
                  wage_keep={"wk_wage": -0.6, "wk_done": -1.0},
                  rest_reward={"rr_talent": 1.0, "rr_rep": 0.2})),

@@ -114,7 +114,7 @@ def test_checked_mode_reports_a_broken_invariant(corrupt, item):
 def test_ct_amb_42_overnight_hire_declined_and_styles_decline_bad_buys():
     """CT-SPH-1 / CT-CARD-7 / CT-AMB-42: a player may decline the Special Hire after Overnight Hire; the card is
     spent all the same. A style that always declines plays Overnight Hire but never buys, steals or hires with it;
-    in the default line-up the miser declines nearly every reserve buy and buys less than the collector."""
+    in the default line-up the miser, who refuses a buy that leaves it short of its wages, declines most often."""
     from sim.circus_train.schema import SCHEMA
     from sim.core.policy import Strategy, StrategyRegistry
     from strategies.circus_train import _weights
@@ -128,9 +128,9 @@ def test_ct_amb_42_overnight_hire_declined_and_styles_decline_bad_buys():
     assert df["reserve_buys"].sum() == 0 and df["stolen"].sum() == 0
     df = _frame(Rules(), 4, 300, STYLES[:4])
     m = df.groupby("strategy")[["reserve_buys", "special_declined", "card_overnight_hire"]].sum()
-    assert m.loc["miser", "special_declined"] > 0
-    assert m.loc["miser", "reserve_buys"] <= 0.05 * m.loc["miser", "card_overnight_hire"]
-    assert m.loc["collector", "reserve_buys"] > m.loc["miser", "reserve_buys"]
+    declined = m["special_declined"] / m["card_overnight_hire"]
+    assert declined.idxmax() == "miser" and declined["miser"] > 2 * declined.drop(index="miser").max()
+    assert m.loc["miser", "reserve_buys"] > 0
 
 
 def _steps(text: str, seat: int) -> list[int]:
