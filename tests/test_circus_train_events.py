@@ -8,8 +8,9 @@ from sim.circus_train import hire as H
 from sim.circus_train import movement as M
 from sim.circus_train import perform as PF
 from sim.circus_train import wages as W
-from sim.circus_train.data import CLOWN, EFFECTS, ELEPHANT, FAST, HORSE, RAPID
-from sim.circus_train.state import GS, PL
+from sim.circus_train.data import BERTHA, CLOWN, EFFECTS, ELEPHANT, FAST, HORSE, N_TYPES, RAPID, TED
+from sim.circus_train.invariants import broken_invariant
+from sim.circus_train.state import GS, LOC_CHAR_RESERVE, LOC_PLAYER, PL
 from tests.test_circus_train_mechanics import CITY, D, counter, force_die, game, put
 
 
@@ -110,3 +111,38 @@ def test_ct_opt_event_3_immediate_stand_ins():
     assert st.own[0, CLOWN] == 2 and st.own[1, CLOWN] == 0
     st.pl[:, PL.vp] = [0, 0, 3]
     assert E.event_chooser(st, D, raid) == -1
+
+
+def _owns(st, p, ch):
+    st.ctr_owner[D.char_counter[ch]] = p
+    st.ctr_where[D.char_counter[ch]] = LOC_PLAYER
+
+
+def test_ct_opt_char_5_characters_count_as_talent_for_events():
+    """CT-OPT-CHAR-5: for Event cards a Special Character counts as talent ("anche per gli effetti delle Carte
+    Evento"): a leader owning only a character must give one up (it goes to the special-character reserve), and a
+    raid can take the leader's character."""
+    st, ra = game(3, event_cards=True, special_characters=True)
+    st.reserve += st.own.sum(axis=0)
+    st.own[:] = 0
+    st.pl[:, PL.vp] = [0, 5, 3]
+    _owns(st, 1, TED)  # a yellow character: set aside at setup, not in the bag
+    lose = card("leader_loses_talent")
+    assert E.event_chooser(st, D, lose) == 1
+    n = E.event_options(st, D, lose, 1)
+    assert st.options[:n, 0].tolist() == [N_TYPES + TED]
+    E.event_apply(st, D, lose, 1, N_TYPES + TED)
+    k = D.char_counter[TED]
+    assert st.ctr_owner[k] == -1 and st.ctr_where[k] == LOC_CHAR_RESERVE
+    assert broken_invariant(st, D, ra) == 0
+    st.own[1, CLOWN] = 1
+    st.reserve[CLOWN] -= 1
+    _owns(st, 1, BERTHA)
+    raid = card("catchup_steal_roll")
+    assert E.event_chooser(st, D, raid) == 0
+    n = E.event_options(st, D, raid, 0)
+    assert sorted(st.options[:n, 0].tolist()) == [CLOWN, N_TYPES + BERTHA]
+    force_die(st, (1,))
+    E.event_apply(st, D, raid, 0, N_TYPES + BERTHA)
+    assert st.ctr_owner[D.char_counter[BERTHA]] == 0 and st.own[1, CLOWN] == 1
+    assert broken_invariant(st, D, ra) == 0

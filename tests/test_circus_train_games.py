@@ -109,3 +109,67 @@ def test_checked_mode_reports_a_broken_invariant(corrupt, item):
         st.pl[0, PL.money] = -1
     with pytest.raises(AssertionError, match=item):
         protocol.play_rest(st, data)
+
+
+def test_ct_amb_42_overnight_hire_declined_and_styles_decline_bad_buys():
+    """CT-SPH-1 / CT-CARD-7 / CT-AMB-42: a player may decline the Special Hire after Overnight Hire; the card is
+    spent all the same. A style that always declines plays Overnight Hire but never buys, steals or hires with it;
+    in the default line-up the miser, who refuses a buy that leaves it short of its wages, declines most often."""
+    from sim.circus_train.schema import SCHEMA
+    from sim.core.policy import Strategy, StrategyRegistry
+    from strategies.circus_train import _weights
+
+    shy = Strategy("shy", "declines every Special Hire", weights=_weights(special_hire={"sp_decline": 100.0}))
+    table = StrategyRegistry("circus_train", SCHEMA, [shy]).table(["shy"])
+    r = SPEC.play_chunk(Rules(), 4, np.zeros((30, 4), np.int64), 0, 30, 3, table)
+    cols = [c.name for c in SPEC.player_columns]
+    df = pd.DataFrame(r.players.reshape(-1, len(cols)), columns=cols)
+    assert df["card_overnight_hire"].sum() > 0 and df["special_declined"].sum() > 0
+    assert df["reserve_buys"].sum() == 0 and df["stolen"].sum() == 0
+    df = _frame(Rules(), 4, 300, STYLES[:4])
+    m = df.groupby("strategy")[["reserve_buys", "special_declined", "card_overnight_hire"]].sum()
+    declined = m["special_declined"] / m["card_overnight_hire"]
+    assert declined.idxmax() == "miser" and declined["miser"] > 2 * declined.drop(index="miser").max()
+    assert m.loc["miser", "reserve_buys"] > 0
+
+
+def _steps(text: str, seat: int) -> list[int]:
+    """The signed changes of one seat on the final-scoring step lines of a replay."""
+    import re
+
+    out = []
+    for line in text.splitlines():
+        if re.match(r"  (most clowns|no clowns|no animals|most money|most performances|highest reputation): ", line):
+            for sign, amount in re.findall(rf"seat {seat} \(\w+\) ([+-])\$?(\d+)", line):
+                out.append(int(amount) * (1 if sign == "+" else -1))
+    return out
+
+
+def test_ct_score_final_replay_shows_every_step():
+    """CT-SCORE-FINAL-1..6 / CT-SOLO-6: the replay shows the final score line by line: the 2-player taxes' -3 VP and
+    doubled wages, each final-scoring step with its amount, the solitaire end wages; the amounts add up to the
+    logged net change at final scoring (``vp_final``)."""
+    import re
+
+    names = STYLES[:2]
+    table = SPEC.strategies.table(names)
+    taxed = 0
+    for index in range(12):
+        traced = SPEC.trace(Rules(), 2, np.arange(2), index, 5, table, names)
+        text = SPEC.render(traced)
+        assert "== Final scoring ==" in text
+        for step in ("most clowns", "no clowns", "no animals", "most money", "most performances"):
+            assert f"\n  {step}: " in text
+        for s in range(2):
+            tax = re.findall(rf"taxes: seat {s} \(\w+\) has Wage & Transit in hand: -(\d+) VP", text)
+            taxed += len(tax)
+            change = sum(_steps(text, s)) - sum(int(x) for x in tax)
+            assert change == traced.players[s, SPEC.player_col("vp_final")]
+    assert taxed > 0
+    traced = SPEC.trace(Rules(), 1, np.arange(1), 0, 5, SPEC.strategies.table(["showman"]), ["showman"])
+    text = SPEC.render(traced)
+    paid = re.findall(r"end-of-game wages: bill \$(\d+), seat 0 \(\w+\) pays \$(\d+) -> \$(\d+)", text)
+    assert len(paid) == 1
+    change = sum(_steps(text, 0)) - int(paid[0][1])
+    assert change == traced.players[0, SPEC.player_col("vp_final")]
+    assert "\n  most clowns: " in text and "\n  most money: " not in text  # CT-AMB-27: solitaire skips most money

@@ -596,6 +596,21 @@ def test_ct_sph_1_options_and_buy_price():
     assert all(st.options[i, 0] != SH.BUY for i in range(n))
 
 
+def test_ct_amb_42_special_hire_may_be_declined():
+    """CT-SPH-1 / CT-CARD-7 / CT-AMB-42: the Special Hire is optional ("Puoi effettuare un'Assunzione Speciale"):
+    declining is always listed, last, beside hire, steal and buy; with nothing else open it is the only choice."""
+    st, ra = game(3)
+    _hire_city(st, {CLOWN: 1})
+    st.pl[0, PL.money] = 5
+    n = SH.special_hire_options(st, D, ra, 0)
+    assert (int(st.options[n - 1, 0]), int(st.options[n - 1, 1])) == (SH.DECLINE, -1)
+    assert sum(st.options[i, 0] == SH.DECLINE for i in range(n)) == 1 and n > 2
+    st, ra = game(3)
+    st.pl[0, PL.city] = CITY["boston"]  # no talent, no rival, no money
+    n = SH.special_hire_options(st, D, ra, 0)
+    assert n == 1 and st.options[0, 0] == SH.DECLINE
+
+
 def test_ct_steal_1_and_2():
     """CT-STEAL-1, CT-STEAL-2, CT-AMB-21: up to two counters of one opponent in the city, 1-4 each; a successful
     steal makes

@@ -6,6 +6,7 @@ import numpy as np
 from sim.circus_train import actions as A
 from sim.circus_train import advanced as ADV
 from sim.circus_train import characters as CH
+from sim.circus_train import final as F
 from sim.circus_train import hire as H
 from sim.circus_train import movement as M
 from sim.circus_train import perform as PF
@@ -412,3 +413,71 @@ def test_ct_turn_options_generator_matches_predicate():
         for kind in range(4):
             for arg in range(-1, 9):
                 assert ADV.turn_option_is_legal(st, D, ra, 0, kind, arg) == ((kind, arg) in opts)
+
+
+def test_ct_opt_char_11_taxes_double_after_ted():
+    """CT-OPT-CHAR-11 / CT-SCORE-FINAL-1 / CT-AMB-25: the 2-player taxes ("il doppio dei salari") double the wage after
+    Trainer Ted's $1: 2 x $11 = $22 per elephant, not 2 x 12 - 1; Wage & Transit pays $11, solitaire $23."""
+    st, ra = game(2, special_characters=True)
+    st.own[0] = 0
+    st.own[0, 6] = 2
+    _owns(st, 0, TED)
+    assert W.unit_wage(st, D, ra, 0, 6, 1) == 11
+    assert W.unit_wage(st, D, ra, 0, 6, 2) == 22 and W.wage_bill(st, D, ra, 0, 2) == 44
+    st.pl[0, PL.money] = 50
+    st.hand[0, WAGE_TRANSIT] = 1
+    st.pl[0, PL.refill_week] = -1
+    st.g[GS.week] = 27
+    st.pl[0, PL.vp] = 10
+    assert F.taxed(st, 0) and F.taxes_begin(st, D, ra, 0) == W.PAID
+    assert st.pl[0, PL.money] == 50 - 44 and st.pl[0, PL.vp] == 7
+    solo, ra1 = game(1, special_characters=True)
+    solo.own[0, 6] = 1
+    _owns(solo, 0, TED)
+    assert W.unit_wage(solo, D, ra1, 0, 6, 1) == 23
+
+
+def test_ct_opt_char_8_sam_reputation_at_any_turn():
+    """CT-OPT-CHAR-8: in the advanced game Sam's +1 reputation use has no timing condition: it is offered at the start
+    of the owner's turn, outside any hire (not only mid-hire), and the engine's turn takes it; never in the basic
+    game."""
+    from sim.circus_train import SPEC
+    from sim.circus_train import engine as E
+    from sim.circus_train.rules import Rules
+    from sim.circus_train.schema import SCHEMA
+    from sim.core import play as protocol
+    from sim.core.policy import Strategy, StrategyRegistry
+    from strategies.circus_train import _weights
+
+    st, ra = game(3, special_characters=True, advanced=True)
+    st.pl[0, PL.rep] = 3
+    assert not H.sam_reputation_allowed(st, D, ra, 0)
+    _owns(st, 0, SAM)
+    assert H.hire_over(st) or st.g[GS.hire_phase] == 0  # no hire under way
+    assert H.sam_reputation_allowed(st, D, ra, 0)
+    H.use_sam_reputation(st, D, 0)
+    assert st.pl[0, PL.rep] == 4 and st.ctr_where[D.char_counter[SAM]] == LOC_CHAR_RESERVE
+    basic, rb = game(3, special_characters=True)
+    _owns(basic, 0, SAM)
+    assert not H.sam_reputation_allowed(basic, D, rb, 0)
+
+    keen = Strategy("keen", "uses Sam for reputation at once, never for a free hire",
+                    weights=_weights(sam_reputation={"sr_yes": 10.0}, hire_step={"hs_sam": -100.0}))
+    table = StrategyRegistry("circus_train", SCHEMA, [keen]).table(["keen"])
+    rules = Rules(advanced=True, special_characters=True)
+    for index in range(3):
+        st, data = SPEC.new_state(rules, 3, table)
+        assert not protocol.play_until(st, data, 3, index, np.zeros(3, np.int64), 20 + 7 * index)
+        p = (st.g[GS.first] + st.g[GS.turn]) % 3
+        k = D.char_counter[SAM]
+        for c in range(st.city_char.shape[0]):
+            if st.city_char[c] == k:
+                st.city_char[c] = -1
+        _owns(st, p, SAM)
+        st.pl[p, PL.rep] = min(st.pl[p, PL.rep], 5)
+        rep = st.pl[p, PL.rep]
+        E.sam_reputation(st, data, p)
+        assert st.ctr_where[k] == LOC_CHAR_RESERVE and st.pl[p, PL.rep] == rep + 1
+        _owns(st, p, SAM)
+        E.play_turn(st, data, st.rules, p)
+        assert st.ctr_owner[k] == -1 and st.ctr_where[k] == LOC_CHAR_RESERVE

@@ -117,9 +117,9 @@ class Driver:
     def special_hire(self, p):
         st, ra = self.st, self.ra
         k = SH.special_hire_options(st, D, ra, p)
-        if k == 0:
-            return
         kind, arg = st.options[self.pick(k), :2]
+        if kind == SH.DECLINE:
+            return
         if kind == SH.HIRE:
             self.hire(p)
         elif kind == SH.STEAL:
@@ -133,6 +133,8 @@ class Driver:
     def turn(self, p):
         st, ra = self.st, self.ra
         assert st.hand[p].sum() >= 1
+        if H.sam_reputation_allowed(st, D, ra, p) and self.pick(3) == 0:  # CT-OPT-CHAR-8, at the turn's start
+            H.use_sam_reputation(st, D, p)
         k = ADV.turn_options(st, D, ra, p)
         kind, arg = st.options[self.pick(k), :2]
         assert ADV.turn_option_is_legal(st, D, ra, p, kind, arg)

@@ -271,7 +271,8 @@ def money_curves(run: Run) -> Section:
                                           **{f"p{int(100 * k)}": [f"{v:g}" for v in q[k]] for k in q.columns}}),
                             "Money quantiles at each month end (all players)."))
     flows = {c: h for c, h in (("perf_money", "performance income"), ("wages_paid", "wages paid"),
-                               ("hire_buys", "$10 buys (count)"), ("reserve_buys", "reserve buys (count)"))
+                               ("hire_buys", "$10 buys (count)"), ("reserve_buys", "reserve buys (count)"),
+                               ("special_declined", "Special Hires declined (count)"))
              if c in p.columns}
     if flows:
         blocks.append(Table(_mean_cells(p, "strategy", flows), "Income and spending per player and game, mean [95% CI]."))

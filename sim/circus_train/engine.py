@@ -21,10 +21,11 @@ from sim.circus_train import wages as W
 from sim.circus_train.calendar import GAME_END, WEEK, advance_week, is_long_month, quota, special_hire_price
 from sim.circus_train.cards import hand_size
 from sim.circus_train.characters import can_recruit, recruit, ronald_options
-from sim.circus_train.data import (BASIC, CHARACTER, CLOWN, HOLD, N_TYPES, OVERNIGHT_HIRE, OVERNIGHT_TRANSIT, POINTS,
-                                   PR, REST, WAGE_TRANSIT, Data)
+from sim.circus_train.data import (BASIC, CHARACTER, CLOWN, EV_LEADER_LOSES, HOLD, N_TYPES, OVERNIGHT_HIRE,
+                                   OVERNIGHT_TRANSIT, POINTS, PR, REP_TOP, REST, WAGE_TRANSIT, Data)
 from sim.circus_train.events import event_apply, event_chooser, event_options, hire_delta, reveal_event
-from sim.circus_train.final import final_scoring, ranking_keys, solo_band, taxed, taxes_begin
+from sim.circus_train.final import (FINAL_STEPS, final_step, final_step_applies, ranking_keys, solo_band, taxed,
+                                   taxes_begin)
 from sim.circus_train.invariants import broken_invariant, quota_met
 from sim.circus_train.movement import arrive, move_bounds, move_options
 from sim.circus_train.perform import end_turn_shows, perform, performance_level, show_due, show_reserved_by_other
@@ -58,6 +59,7 @@ EV = namespace("EV", (
     "sam",  # Smuggler Sam: a0 type (-1: a reputation step)
     "steal",  # a0 victim, a1 counters tried, a2 counters taken
     "reserve_buy",  # a0 SH.BUY / BUY_CHARACTER, a1 type or character, a2 price
+    "special_declined",  # Overnight Hire's Special Hire declined with a choice open (CT-AMB-42)
     "wages",  # a0 money paid, a1 counters released, a2 multiplier
     "fired_city",  # seat (the chooser) puts fired talent on city a0 (-1: the reserve)
     "rest",  # a0 ADV.REST_* reward
@@ -66,8 +68,10 @@ EV = namespace("EV", (
     "first_player",  # the first-player marker passes to a0
     "month_vp",  # a0 most-talent VP, a1 best-performance / April VP, a2 VP after
     "catch_up",  # a0 victim, a1 item (type, or 7 + character)
-    "event_card",  # a0 Event card, a1 chooser, a2 chosen type
-    "taxes",  # taxes of a 2-player game
+    "event_card",  # a0 Event card, a1 chooser, a2 chosen item (type, or 7 + character)
+    "taxes",  # taxes of a 2-player game: a0 VP lost, a1 VP after (the doubled wages follow as "wages")
+    "end_wages",  # solitaire end wages (CT-SOLO-6): a0 bill, a1 money paid, a2 money after
+    "final_step",  # a final-scoring step (final.MOST_CLOWNS ..): a0 step, a1 change, a2 VP after (solitaire: $)
     "final",  # a0 VP, a1 money, a2 Best Performance, a3 PRs, a4 solitaire band
     "end",
 ))
@@ -269,6 +273,8 @@ def fill_special_features(st, d: Data, rules, p: int, n_opt: int) -> None:
     """Features of the Special Hire choices (H7)."""
     clear_features(st, D.special_hire, n_opt)
     price = special_hire_price(st, d)
+    money = st.pl[p, PL.money]
+    bill = W.wage_bill(st, d, rules, p, 1)
     fe = st.features
     for i in range(n_opt):
         kind = st.options[i, 0]
@@ -279,11 +285,22 @@ def fill_special_features(st, d: Data, rules, p: int, n_opt: int) -> None:
             fe[F.sp_steal, i] = 1.0
             fe[F.sp_victim_vp, i] = st.pl[arg, PL.vp] - st.pl[p, PL.vp]
             fe[F.sp_victim_counters, i] = owned(st, arg)
+        elif kind == SH.DECLINE:
+            fe[F.sp_decline, i] = 1.0
         else:
             fe[F.sp_buy, i] = 1.0
             fe[F.sp_price, i] = price
             if kind == SH.BUY:
+                wage = W.unit_wage(st, d, rules, p, arg, 1)
                 fe[F.sp_asked, i] = asked(st, d, arg)
+                fe[F.sp_wage, i] = wage
+                fe[F.sp_wage_short, i] = 1.0 if money - price < bill + wage else 0.0
+                fe[F.sp_famous, i] = 1.0 if st.own[p, arg] + 1 == rules[R.famous_threshold] else 0.0
+                fe[F.sp_majority, i] = 1.0 if gains_majority(st, p, arg) else 0.0
+                fe[F.sp_animal_new, i] = 1.0 if d.is_animal[arg] and st.own[p, arg] == 0 else 0.0
+            else:
+                fe[F.sp_character, i] = 1.0
+                fe[F.sp_wage_short, i] = 1.0 if money - price < bill else 0.0
 
 
 @njit(cache=True)
@@ -425,15 +442,19 @@ def do_hire(st, d: Data, rules, p: int) -> None:
 
 @njit(cache=True)
 def special_hire(st, d: Data, rules, p: int) -> None:
-    """Special Hire (CT-SPH-1): hire, steal from a rival on the city, or buy from the reserve."""
+    """Special Hire (CT-SPH-1): hire, steal from a rival on the city, buy from the reserve, or decline
+    (CT-AMB-42)."""
     n_opt = SH.special_hire_options(st, d, rules, p)
-    if n_opt == 0:
-        return
-    if scored(st, p):
+    if n_opt > 1 and scored(st, p):
         fill_special_features(st, d, rules, p, n_opt)
     i = decide(st, p, D.special_hire, n_opt)
     kind = st.options[i, 0]
     arg = st.options[i, 1]
+    if kind == SH.DECLINE:
+        if n_opt > 1:
+            st.stat[p, ST.special_declined] += 1
+            event(st, p, EV.special_declined)
+        return
     if kind == SH.HIRE:
         do_hire(st, d, rules, p)
     elif kind == SH.STEAL:
@@ -569,9 +590,28 @@ def rest(st, d: Data, rules, p: int) -> None:
 
 
 @njit(cache=True)
+def sam_reputation(st, d: Data, p: int) -> None:
+    """Advanced game, at the start of the owner's turn: use Smuggler Sam for +1 reputation step, or keep him
+    (CT-OPT-CHAR-8: no timing condition; the hire action offers the same use mid-hire)."""
+    st.options[0, 0] = 0
+    st.options[1, 0] = 1
+    if scored(st, p):
+        clear_features(st, D.sam_reputation, 2)
+        st.features[F.sr_yes, 1] = 1.0
+        st.features[F.sr_gain, 1] = 1.0 if st.pl[p, PL.rep] < d.rep_meta[REP_TOP] else 0.0
+        st.features[F.sr_last_week, 1] = 1.0 if st.g[GS.week] == d.week_month.shape[0] - 1 else 0.0
+    if decide(st, p, D.sam_reputation, 2) == 1:
+        H.use_sam_reputation(st, d, p)
+        event(st, p, EV.sam, -1)
+
+
+@njit(cache=True)
 def play_turn(st, d: Data, rules, p: int) -> None:
-    """One player's turn (CT-TURN-1b): a turn option, the card's movement, Rest's reward, its action, then the
-    shows and lone characters at the end of the turn (CT-TWO-3, CT-OPT-CHAR-3)."""
+    """One player's turn (CT-TURN-1b): Smuggler Sam's reputation step if wanted, a turn option, the card's
+    movement, Rest's reward, its action, then the shows and lone characters at the end of the turn (CT-TWO-3,
+    CT-OPT-CHAR-3)."""
+    if H.sam_reputation_allowed(st, d, rules, p):
+        sam_reputation(st, d, p)
     n_opt = ADV.turn_options(st, d, rules, p)
     if scored(st, p):
         fill_turn_features(st, d, rules, p, n_opt)
@@ -681,8 +721,11 @@ def reveal(st, d: Data, rules) -> None:
             clear_features(st, D.event_choice, n_opt)
             for i in range(n_opt):
                 u = st.options[i, 0]
-                st.features[F.ev_owned, i] = st.own[chooser, u]
-                st.features[F.ev_wage, i] = d.wage[u]
+                if u < N_TYPES:
+                    st.features[F.ev_owned, i] = st.own[chooser, u]
+                    st.features[F.ev_wage, i] = d.wage[u]
+                else:  # a Special Character counts as talent for Event cards (CT-OPT-CHAR-5)
+                    st.features[F.ev_character, i] = -1.0 if d.ev_effect[e] == EV_LEADER_LOSES else 1.0
         t = st.options[decide(st, chooser, D.event_choice, n_opt), 0]
         event_apply(st, d, e, chooser, t)
     event(st, chooser, EV.event_card, e, chooser, t)
@@ -725,15 +768,24 @@ def game_end(st, d: Data, rules) -> None:
         st.stat[p, ST.vp_final] -= final_points(st, p)
     for p in range(n):
         if taxed(st, p):
-            event(st, p, EV.taxes)
-            mult = rules[R.taxes_wage_multiplier]
+            vp = st.pl[p, PL.vp]
             money = st.pl[p, PL.money]
-            pay_wages(st, d, rules, p, mult, taxes_begin(st, d, rules, p), money)
+            begun = taxes_begin(st, d, rules, p)
+            event(st, p, EV.taxes, vp - st.pl[p, PL.vp], st.pl[p, PL.vp])
+            pay_wages(st, d, rules, p, rules[R.taxes_wage_multiplier], begun, money)
     if n == 1:
         money = st.pl[0, PL.money]
+        bill = W.wage_bill(st, d, rules, 0, 1)
         W.pay_all_or_nothing_left(st, d, rules, 0, 1)
         st.stat[0, ST.wages_paid] += money - st.pl[0, PL.money]
-    final_scoring(st, d, rules)
+        event(st, 0, EV.end_wages, bill, money - st.pl[0, PL.money], st.pl[0, PL.money])
+    for step in range(FINAL_STEPS):
+        if final_step_applies(st, rules, step):
+            for p in range(n):
+                st.mark[p] = final_points(st, p)
+            final_step(st, d, rules, step)
+            for p in range(n):
+                event(st, p, EV.final_step, step, final_points(st, p) - st.mark[p], final_points(st, p))
     st.g[GS.ended] = 1
     for p in range(n):
         st.stat[p, ST.vp_final] += final_points(st, p)

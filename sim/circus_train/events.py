@@ -11,10 +11,10 @@ from __future__ import annotations
 from numba import njit
 
 from sim.circus_train.data import (EV_GAIN_TALENT, EV_HIRE, EV_LEADER_LOSES, EV_LEVEL, EV_MONEY, EV_MONEY_FEWEST,
-                                   EV_MOVE_CAP, EV_RAID, EV_VP_MOST, EV_WAGE, N_TYPES, Data)
+                                   EV_MOVE_CAP, EV_RAID, EV_VP_MOST, EV_WAGE, N_CHARS, N_TYPES, Data)
 from sim.circus_train.points import gain_vp
 from sim.circus_train.rules import R
-from sim.circus_train.state import GS, PL
+from sim.circus_train.state import GS, LOC_CHAR_RESERVE, PL
 from sim.core.rng import randint, shuffle
 from sim.core.state import M
 
@@ -152,28 +152,45 @@ def event_chooser(st, d: Data, e: int) -> int:
 
 @njit(cache=True)
 def event_options(st, d: Data, e: int, chooser: int) -> int:
-    """Fill ``st.options[i, 0]`` with the talent types the chooser may pick: their own for 'leader loses talent', the
-    leader's for 'raid'. Return the count."""
+    """Fill ``st.options[i, 0]`` with the counters the chooser may pick: their own for 'leader loses talent', the
+    leader's for 'raid'; a talent type (0..6) or 7 + a Special Character, who counts as talent for Event cards
+    (CT-OPT-CHAR-5: "anche per gli effetti delle Carte Evento"). Return the count."""
     owner = chooser if d.ev_effect[e] == EV_LEADER_LOSES else _unique(st, PL.vp, True)
     n = 0
+    if owner < 0:
+        return 0
     for t in range(N_TYPES):
-        if owner >= 0 and st.own[owner, t] > 0:
+        if st.own[owner, t] > 0:
             st.options[n, 0] = t
+            n += 1
+    for ch in range(N_CHARS):
+        k = d.char_counter[ch]
+        if k >= 0 and st.ctr_owner[k] == owner:
+            st.options[n, 0] = N_TYPES + ch
             n += 1
     return n
 
 
 @njit(cache=True)
-def event_apply(st, d: Data, e: int, chooser: int, t: int) -> int:
-    """Carry out the chosen type: the leader returns one to the reserve, or the thief rolls and takes one of the
-    leader's on 1..success_max. Returns the die (0 when none is rolled)."""
+def event_apply(st, d: Data, e: int, chooser: int, item: int) -> int:
+    """Carry out the chosen counter (a type, or 7 + a character): the leader returns it to the reserve (a character
+    to the special-character reserve), or the thief rolls and takes it from the leader on 1..success_max. Returns
+    the die (0 when none is rolled)."""
     if d.ev_effect[e] == EV_LEADER_LOSES:
-        st.own[chooser, t] -= 1
-        st.reserve[t] += 1
+        if item < N_TYPES:
+            st.own[chooser, item] -= 1
+            st.reserve[item] += 1
+        else:
+            k = d.char_counter[item - N_TYPES]
+            st.ctr_owner[k] = -1
+            st.ctr_where[k] = LOC_CHAR_RESERVE
         return 0
     victim = _unique(st, PL.vp, True)
     die = 1 + randint(st.rng, 6)
     if die <= d.ev_value[e]:
-        st.own[victim, t] -= 1
-        st.own[chooser, t] += 1
+        if item < N_TYPES:
+            st.own[victim, item] -= 1
+            st.own[chooser, item] += 1
+        else:
+            st.ctr_owner[d.char_counter[item - N_TYPES]] = chooser
     return die

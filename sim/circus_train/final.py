@@ -15,6 +15,8 @@ from sim.core.state import M
 MONEY_ONLY = CHOICES["solo_scoring"].index("money_only")
 BOX = CHOICES["most_money_level"].index("box")
 COLLAPSE, DEFEAT, DRAW, VICTORY, INCREDIBLE = range(5)  # solitaire result bands (CT-SOLO-8)
+MOST_CLOWNS, NO_CLOWNS, NO_ANIMALS, MOST_MONEY, MOST_PERFORMANCES, TOP_REPUTATION = range(6)  # final steps, in order
+FINAL_STEPS = 6
 
 
 @njit(cache=True)
@@ -69,40 +71,64 @@ def money_eligible(st, d: Data, rules, p: int) -> bool:
 
 
 @njit(cache=True)
-def final_scoring(st, d: Data, rules) -> None:
-    """Steps 2-7 of final scoring in printed order, after the taxes' wage payment (CT-SCORE-FINAL-0..7): most
-    clowns, no clowns, no animals, most money, most performances, advanced highest reputation. Each loss stops at
-    0 VP (CT-VP-1). Solitaire pays in money and skips most money by default (CT-SOLO-6, CT-AMB-27); the simple
-    variant has no final scoring (CT-OPT-SIMPLE-1)."""
+def final_step_applies(st, rules, step: int) -> bool:
+    """The final-scoring step is part of this game: none in the simple variant (CT-OPT-SIMPLE-1) or with
+    ``solo_scoring="money_only"``; solitaire skips the "most" awards and most money by default (CT-AMB-27); the
+    highest reputation only in the advanced game (CT-ADV-FINAL-1)."""
     n = st.meta[M.n_players]
     if rules[R.simple_variant] or (n == 1 and rules[R.solo_scoring] == MONEY_ONLY):
-        return
+        return False
+    solo_awards = n > 1 or rules[R.solo_most_awards] != 0
+    if step == MOST_CLOWNS or step == MOST_PERFORMANCES:
+        return solo_awards
+    if step == MOST_MONEY:
+        return n > 1 or rules[R.solo_most_money] != 0
+    if step == TOP_REPUTATION:
+        return rules[R.advanced] != 0 and solo_awards
+    return True
+
+
+@njit(cache=True)
+def final_step(st, d: Data, rules, step: int) -> None:
+    """One step of final scoring (CT-SCORE-FINAL-2..6, CT-ADV-FINAL-1); each loss stops at 0 VP (CT-VP-1) and
+    solitaire pays in money (CT-SOLO-5/6)."""
+    n = st.meta[M.n_players]
     v = st.gain
-    solo_awards = n > 1 or rules[R.solo_most_awards]
-    for p in range(n):
-        v[p] = st.own[p, CLOWN]
-    if solo_awards:
-        _award_most(st, rules, v)  # CT-SCORE-FINAL-2
-    for p in range(n):
-        if st.own[p, CLOWN] == 0:
-            lose_vp(st, rules, p, rules[R.no_clown_vp])  # CT-SCORE-FINAL-3
-    for p in range(n):
-        missing = 0
-        for t in range(N_TYPES):
-            if d.is_animal[t] and st.own[p, t] == 0:
-                missing += 1
-        if missing > 0:
-            lose_vp(st, rules, p, missing * rules[R.no_animal_vp])  # CT-SCORE-FINAL-4
-    if n > 1 or rules[R.solo_most_money]:
-        most_money(st, d, rules)  # CT-SCORE-FINAL-5
-    for p in range(n):
-        v[p] = st.pl[p, PL.n_pr]
-    if solo_awards:
-        _award_most(st, rules, v)  # CT-SCORE-FINAL-6
-    if rules[R.advanced] and solo_awards:
+    if step == MOST_CLOWNS:
+        for p in range(n):
+            v[p] = st.own[p, CLOWN]
+        _award_most(st, rules, v)
+    elif step == NO_CLOWNS:
+        for p in range(n):
+            if st.own[p, CLOWN] == 0:
+                lose_vp(st, rules, p, rules[R.no_clown_vp])
+    elif step == NO_ANIMALS:
+        for p in range(n):
+            missing = 0
+            for t in range(N_TYPES):
+                if d.is_animal[t] and st.own[p, t] == 0:
+                    missing += 1
+            if missing > 0:
+                lose_vp(st, rules, p, missing * rules[R.no_animal_vp])
+    elif step == MOST_MONEY:
+        most_money(st, d, rules)
+    elif step == MOST_PERFORMANCES:
+        for p in range(n):
+            v[p] = st.pl[p, PL.n_pr]
+        _award_most(st, rules, v)
+    else:
         for p in range(n):
             v[p] = st.pl[p, PL.rep] + 1  # every box counts, even the bottom one
-        _award_most(st, rules, v)  # CT-ADV-FINAL-1
+        _award_most(st, rules, v)
+
+
+@njit(cache=True)
+def final_scoring(st, d: Data, rules) -> None:
+    """Steps 2-7 of final scoring in printed order, after the taxes' wage payment (CT-SCORE-FINAL-0..7): most
+    clowns, no clowns, no animals, most money, most performances, advanced highest reputation."""
+    for step in range(FINAL_STEPS):
+        if final_step_applies(st, rules, step):
+            final_step(st, d, rules, step)
 
 
 @njit(cache=True)

@@ -87,7 +87,7 @@ def hire_options(st, d: Data, rules, p: int) -> int:
             n = _put(st, n, ROLL_ONE, t)
             if owns_character(st, d, rules, p, SAM):  # CT-OPT-CHAR-8: one talent without a roll
                 n = _put(st, n, SAM_TAKE, t)
-    if n > 0 and rules[R.advanced] and owns_character(st, d, rules, p, SAM):
+    if n > 0 and sam_reputation_allowed(st, d, rules, p):
         n = _put(st, n, SAM_REP, -1)
     return n
 
@@ -106,7 +106,7 @@ def hire_step_is_legal(st, d: Data, rules, p: int, kind: int, t: int) -> bool:
             return 0 <= t < N_TYPES and _free(st, c, t) > 0
         return kind == GO and t == -1 and (_declared(st) > 0 or st.g[GS.hire_rolled] > 0)
     if kind == SAM_REP:
-        return t == -1 and rules[R.advanced] != 0 and owns_character(st, d, rules, p, SAM) and _declared(st) > 0
+        return t == -1 and sam_reputation_allowed(st, d, rules, p) and _declared(st) > 0
     if kind == ROLL_ONE or kind == SAM_TAKE:
         if not (0 <= t < N_TYPES and st.plan[t] > 0):
             return False
@@ -134,6 +134,20 @@ def _retire_sam(st, d: Data) -> None:
 
 
 @njit(cache=True)
+def sam_reputation_allowed(st, d: Data, rules, p: int) -> bool:
+    """Advanced game: Sam's owner may use him for +1 reputation step at any time of their turn; the rulebook puts
+    no timing condition on this use, unlike the free hire (CT-OPT-CHAR-8)."""
+    return rules[R.advanced] != 0 and owns_character(st, d, rules, p, SAM)
+
+
+@njit(cache=True)
+def use_sam_reputation(st, d: Data, p: int) -> None:
+    """+1 reputation step, then Sam goes to the special-character reserve (CT-OPT-CHAR-8)."""
+    _retire_sam(st, d)
+    change_rep(st, d, p, 1)
+
+
+@njit(cache=True)
 def hire_apply(st, d: Data, rules, p: int, kind: int, t: int) -> int:
     """Play one hire step; return the die rolled (0 when none was rolled).
 
@@ -148,11 +162,11 @@ def hire_apply(st, d: Data, rules, p: int, kind: int, t: int) -> int:
     if kind == GO:
         st.g[GS.hire_phase] = ROLL if _declared(st) > 0 else -1
         return 0
-    if kind == SAM_TAKE or kind == SAM_REP:
+    if kind == SAM_REP:
+        use_sam_reputation(st, d, p)
+        return 0
+    if kind == SAM_TAKE:
         _retire_sam(st, d)
-        if kind == SAM_REP:
-            change_rep(st, d, p, 1)
-            return 0
         st.plan[t] -= 1
         _take(st, p, c, t)
         _after_roll(st)

@@ -42,6 +42,7 @@ _STAT = {  # the per-player counters of state.ST, in order (a card or month bloc
     "stolen": "counters taken by Overnight Hire steals",
     "robbed": "counters lost to steals and catch-up steals",
     "reserve_buys": "Special Hire buys from the reserve (CT-SPH-1)",
+    "special_declined": "Special Hires declined while a hire, steal or buy was open (CT-SPH-1, CT-AMB-42)",
     "wages_paid": "money paid in wages (taxes and solitaire end wages included)",
     "fired": "counters released by wage payments (CT-FIRE-1, CT-ADV-WAGE-1)",
     "catchups": "catch-up steals made (CT-CATCHUP-1)",

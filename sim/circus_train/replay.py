@@ -6,12 +6,16 @@ from sim.circus_train import advanced as ADV
 from sim.circus_train import special_hire as SH
 from sim.circus_train.data import CARDS, CHARACTERS, MONTHS, N_TYPES, TALENT_TYPES, load_data
 from sim.circus_train.engine import EV
+from sim.circus_train.final import FINAL_STEPS
 from sim.circus_train.records import GC, SOLO_BANDS
 from sim.core.spec import Traced
 
 TURN_KIND = {ADV.PLAY: "plays", ADV.REPLAY: "replays from the discard pile",
              ADV.EDDIE_REPLAY: "replays (Engineer Eddie)"}
 REST_TEXT = {ADV.REST_CLOWN: "a clown", ADV.REST_ACROBAT: "an acrobat", ADV.REST_REPUTATION: "a reputation step"}
+STEP_TEXT = ("most clowns", "no clowns", "no animals", "most money", "most performances", "highest reputation")
+"""The final-scoring steps (final.MOST_CLOWNS ..), in printed order (CT-SCORE-FINAL-2..6, CT-ADV-FINAL-1)."""
+assert len(STEP_TEXT) == FINAL_STEPS
 
 
 def _card(c: int) -> str:
@@ -49,8 +53,21 @@ def render_game(traced: Traced) -> str:
 
     out = [f"Circus Train replay: game {traced.game_index}, seed {traced.seed}, {n_players} player(s)"]
     out += [f"  {names[p]}" for p in range(n_players)]
+    unit = (lambda x: f"${x}") if n_players == 1 else (lambda x: f"{x} VP")  # solitaire scores in money
+
+    def step_line(rows: list) -> str:
+        """One final-scoring step: each seat whose score it changed, with the change and the new total."""
+        moved = [f"{names[p]} {'+' if dx > 0 else '-'}{unit(abs(dx))} -> {unit(after)}"
+                 for p, dx, after, _step in rows if dx != 0]
+        return f"  {STEP_TEXT[rows[0][3]]}: " + ("; ".join(moved) if moved else "no change")
+
     out.append("== Setup ==")
+    steps: list = []
+    final_heading = False
     for _rnd, seat, et, a0, a1, a2, a3, a4 in traced.events.tolist():
+        if et in (EV.taxes, EV.end_wages, EV.final_step) and not final_heading:
+            out.append("== Final scoring ==")
+            final_heading = True
         who = names[seat] if 0 <= seat < n_players else ""
         if et == EV.start_talent:
             out.append(f"  {who} takes a starting {_talent(a0)}")
@@ -107,10 +124,19 @@ def render_game(traced: Traced) -> str:
             victim = names[a0] if a0 >= 0 else "nobody"
             out.append(f"  catch-up: {who} takes {_item(a1)} from {victim}")
         elif et == EV.event_card:
-            choice = f"; {names[a1]} names {_talent(a2)}" if a1 >= 0 else ""
+            choice = f"; {names[a1]} names {_item(a2)}" if a1 >= 0 else ""
             out.append(f"  Event card {a0} is revealed{choice}")
+        elif et == EV.special_declined:
+            out.append("   declines the Special Hire")
         elif et == EV.taxes:
-            out.append(f"  {who} pays taxes (Wage & Transit in hand)")
+            out.append(f"  taxes: {who} has Wage & Transit in hand: -{a0} VP -> {a1} VP, and double wages")
+        elif et == EV.end_wages:
+            out.append(f"  end-of-game wages: bill ${a0}, {who} pays ${a1} -> ${a2}")
+        elif et == EV.final_step:
+            steps.append((seat, a1, a2, a0))
+            if len(steps) == n_players:
+                out.append(step_line(steps))
+                steps = []
         elif et == EV.final:
             band = f", {SOLO_BANDS[a4]}" if a4 >= 0 else ""
             out.append(f"  {who}: {a0} VP, ${a1}, best performance {a2}, {a3} requests{band}")

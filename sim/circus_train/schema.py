@@ -77,8 +77,15 @@ GROUPS = (
         "hs_animal_new",  # my first animal of that type (no-animal penalty)
         "hs_money_left",  # money after the step, in $10
     )),
-    ("special_hire", (  # H7: hire, steal from a rival on the city, buy from the reserve
+    ("special_hire", (  # H7: hire, steal from a rival on the city, buy from the reserve, or decline (CT-AMB-42)
         "sp_hire", "sp_steal", "sp_buy", "sp_price", "sp_victim_vp", "sp_victim_counters", "sp_asked",
+        "sp_decline",  # decline the Special Hire (the card is spent)
+        "sp_wage_short",  # after the buy my money is below my wage bill with the new counter (firing looms)
+        "sp_wage",  # the bought counter's weekly wage (what it will cost at every Wage & Transit)
+        "sp_famous",  # the bought counter makes its type famous (3+)
+        "sp_majority",  # it gives me the sole most of its type
+        "sp_animal_new",  # my first animal of that type (no-animal penalty)
+        "sp_character",  # a Special Character bought (August/September, optional rule)
     )),
     ("steal_target", (  # H7: 1..2 counters of the victim
         "sl_count", "sl_asked", "sl_famous", "sl_character", "sl_wage",
@@ -92,8 +99,14 @@ GROUPS = (
     ("catch_up", (  # H10: one counter from a rival, or nothing
         "cu_take", "cu_victim_vp", "cu_wage", "cu_asked",
     )),
-    ("event_choice", (  # CT-OPT-EVENT-3: the talent type an Event card's chooser names
+    ("event_choice", (  # CT-OPT-EVENT-3: the counter an Event card's chooser names (a type or a character)
         "ev_owned", "ev_wage",
+        "ev_character",  # a Special Character (CT-OPT-CHAR-5): +1 taken from the leader by a raid, -1 given up
+    )),
+    ("sam_reputation", (  # CT-OPT-CHAR-8: advanced, at the start of my turn: use Smuggler Sam for +1 reputation
+        "sr_yes",  # use him now (he goes to the special-character reserve)
+        "sr_gain",  # the step raises my reputation (0 on the top box)
+        "sr_last_week",  # the last week: the last chance to use him
     )),
 )
 

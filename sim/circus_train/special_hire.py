@@ -14,7 +14,7 @@ from sim.circus_train.state import LOC_BOARD, LOC_CHAR_RESERVE, LOC_PLAYER, PL
 from sim.core.rng import randint
 from sim.core.state import M
 
-HIRE, STEAL, BUY, BUY_CHARACTER = 0, 1, 2, 3  # st.options[i, 0] of special_hire_options
+HIRE, STEAL, BUY, BUY_CHARACTER, DECLINE = 0, 1, 2, 3, 4  # st.options[i, 0] of special_hire_options
 NONE = -1
 """Steal targets are 0..6 for a talent type and 7 + character index for a Special Character; NONE pads a row."""
 
@@ -50,7 +50,8 @@ def special_hire_options(st, d: Data, rules, p: int) -> int:
 
     HIRE if the city has talent; STEAL from each opponent whose train shares the city and who owns something to
     take; BUY each talent type in the reserve at the month's price ($5 / $10 / $20) if p can pay; BUY_CHARACTER
-    in August/September (optional rule)."""
+    in August/September (optional rule); and always DECLINE, last: the Special Hire is optional, the card is
+    spent all the same (CT-AMB-42)."""
     c = st.pl[p, PL.city]
     n = 0
     if can_hire(st, p):
@@ -75,7 +76,9 @@ def special_hire_options(st, d: Data, rules, p: int) -> int:
                     st.options[n, 0] = BUY_CHARACTER
                     st.options[n, 1] = ch
                     n += 1
-    return n
+    st.options[n, 0] = DECLINE
+    st.options[n, 1] = -1
+    return n + 1
 
 
 @njit(cache=True)

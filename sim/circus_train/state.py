@@ -65,6 +65,7 @@ ST = namespace("ST", expand((
     ("stolen", 1),  # counters taken by Overnight Hire steals
     ("robbed", 1),  # counters lost to steals
     ("reserve_buys", 1),  # Special Hire buys from the reserve
+    ("special_declined", 1),  # Special Hires declined with another choice open (CT-AMB-42)
     ("wages_paid", 1),
     ("fired", 1),  # counters released by wage payments
     ("catchups", 1),
@@ -118,7 +119,7 @@ class Fields(NamedTuple):
     fired: np.ndarray  # int64 (7,) talent fired by the last wage payment, waiting for a city (CT-FIRE-2)
     events: np.ndarray  # int64 (n_events,) the event deck, revealed in order (CT-OPT-EVENT-1)
     gain: np.ndarray  # int64 (n,) scoring scratch
-    mark: np.ndarray  # int64 (n,) engine scratch: VP before the month's scoring
+    mark: np.ndarray  # int64 (n,) engine scratch: VP (solitaire: money) before a month's scoring or a final step
     reach: np.ndarray  # int64 (n_city,) engine scratch: performance level available per city (features)
 
 

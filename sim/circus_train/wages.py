@@ -27,14 +27,15 @@ SOLO_FARTHEST = CHOICES["solo_fired_city"].index("farthest")
 
 @njit(cache=True)
 def unit_wage(st, d: Data, rules, p: int, t: int, mult: int) -> int:
-    """Wage of one counter of type t: table (+ an Event card's change) x ``mult`` (taxes 2) x 2 in solitaire
-    (CT-WAGE-1, CT-SOLO-4), then Trainer Ted's $1 off per elephant (CT-OPT-CHAR-11, CT-AMB-25)."""
-    w = max(0, d.wage[t] + wage_delta(st, d, t)) * mult
+    """Wage of one counter of type t: table (+ an Event card's change) x 2 in solitaire (CT-WAGE-1, CT-SOLO-4), then
+    Trainer Ted's $1 off per elephant (CT-AMB-25: solitaire $23), then x ``mult``: the 2-player taxes double the
+    wage after Ted's reduction, 2 x $11 = $22 (CT-OPT-CHAR-11)."""
+    w = max(0, d.wage[t] + wage_delta(st, d, t))
     if st.meta[M.n_players] == 1:
         w *= rules[R.solo_wage_multiplier]
     if t == ELEPHANT and owns_character(st, d, rules, p, TED):
         w = max(0, w - rules[R.ted_discount])
-    return w
+    return w * mult
 
 
 @njit(cache=True)
