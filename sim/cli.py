@@ -102,13 +102,17 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def _add_until_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--until-ci", type=_positive_float, metavar="W",
-                   help="sequential stopping: add parts until the metric's 95%% interval (a sweep: of every variant's "
-                        "paired difference from the baseline) is narrower than W (points for rates, rounds for "
-                        "length); --games is then the maximum")
+UNTIL_RUN = ("add parts until the metric's 95%% interval (a sweep: of every variant's paired difference from the "
+             "baseline) is narrower than W (points for rates, rounds for length); --games is then the maximum")
+UNTIL_LADDER = ("add games to every level until the widest 95%% interval of the metric's level-to-level paired change "
+                "is narrower than W (points for rates, rounds for length); --games is then the maximum per level, and "
+                "re-running extends")
+
+
+def _add_until_args(p: argparse.ArgumentParser, how: str = UNTIL_RUN, strategy: str = "NAME") -> None:
+    p.add_argument("--until-ci", type=_positive_float, metavar="W", help=f"sequential stopping: {how}")
     p.add_argument("--metric", help="what --until-ci measures: seat1 (default; seatK for seat K), rounds, "
-                                    "end:REASON or strategy:NAME")
+                                    f"end:REASON or strategy:{strategy}")
 
 
 def _add_sweep_args(p: argparse.ArgumentParser) -> None:
@@ -381,12 +385,7 @@ def _add_ladder_parser(sub) -> None:
                    help="rules variant (repeatable)")
     p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
     _add_run_args(p)
-    p.add_argument("--until-ci", type=_positive_float, metavar="W",
-                   help="sequential stopping: add games to every level until the widest 95%% interval of the metric's "
-                        "level-to-level paired change is narrower than W (points for rates, rounds for length); "
-                        "--games is then the maximum per level, and re-running extends")
-    p.add_argument("--metric", help="what --until-ci measures: seat1 (default; seatK for seat K), rounds, "
-                                    "end:REASON or strategy:BASE")
+    _add_until_args(p, UNTIL_LADDER, "BASE")
 
 
 def _cmd_ladder(args: argparse.Namespace) -> None:
