@@ -200,7 +200,9 @@ def sentences(found: Sequence[Change]) -> list[str]:
         counts = pd.Series([c.finding.label for c in rest]).value_counts()
         what = " and ".join(f"{n} {label}" for label, n in counts.items())
         out.append(f"{'No' if not real else 'No other'} level-to-level change is resolved: {what} (a negligible change "
-                   "is shown to lie inside ± the threshold; an inconclusive one needs more games).")
+                   "is shown to lie inside ± the threshold; an inconclusive one needs more games). Each comparison is "
+                   f"tested at 5%: of these {len(found)}, about {ALPHA * len(found):.1f} would look real by chance "
+                   "alone if nothing changed.")
     return out
 
 
@@ -265,7 +267,7 @@ def ladder_section(levels: Sequence[Level], title: str = "Strength ladder", note
         "games, seeds and seats), its 95% interval clustered by game, labelled against the threshold.",
         power(levels, found).sentence(),
         *([note] if note else []),
-        " ".join(sentences(found)),
+        *sentences(found),
         Table(change_table(found), "Level-to-level changes, paired over the same games and seats (difference of the "
                                    "stronger level minus the weaker, 95% CI clustered by game, label; resolves: the "
                                    "smallest change that comparison detects with 80% power at 5% two-sided)."),
