@@ -132,3 +132,13 @@ def test_rollout_beats_its_base_where_measured(game, n, base, rollout, games):
     share = won / np.maximum(won.sum(axis=1, keepdims=True), 1.0)
     lo, _ = wilson(share[seats == 0].sum(), games)
     assert lo > 1.0 / n, share[seats == 0].mean()
+
+
+def test_an_unknown_allocation_is_refused_in_one_line(tmp_path):
+    """A rollout file naming an allocation other than flat or halving: one clear error naming both."""
+    from sim.core.errors import PlaytestError
+
+    path = tmp_path / "s.json"
+    path.write_text('[{"name": "greedy", "kind": "rollout", "base": "balanced", "playouts": 4, "allocation": "ucb"}]')
+    with pytest.raises(PlaytestError, match="unknown allocation 'ucb'; use one of flat, halving"):
+        get_game("bus").strategies.load_file(path)
