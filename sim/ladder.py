@@ -53,28 +53,28 @@ def run_ladder(game: str, players: int, bases: Sequence[str], levels: Sequence[i
     """Plan every level (refusing bad input before anything runs), then run them weakest first; return the
     ladder's directory. ``until`` = (target, width_of(ladder_dir), note): sequential stopping, every level
     growing together (``games`` is the cap, the first step at least ``min_games``) until ``width_of`` is
-    narrower than the target; re-running extends. ``kw`` passes jobs, backend, scheduler, progress and
+    narrower than the target. Re-running with more games extends every level, with or without ``until``. ``kw`` passes jobs, backend, scheduler, progress and
     chunk_size to ``execute``."""
     if not levels:
         raise PlaytestError("no strength level given; pass playouts per level, e.g. 0,4,16")
     chunk = kw.pop("chunk_size", None)
     studies = [plan_study(game, players, games, level_lineup(bases, k), False, seed, overrides, chunk) for k in levels]
     root = Path(out) if out else Path("runs") / f"ladder-{studies[0].run_id()}-{'-'.join(map(str, levels))}"
-    if until is None:
+
+    def play(n: int) -> None:  # a level holding fewer games (a ladder grown by --until-ci) is extended
         for k, study in zip(levels, studies):
-            execute(study, level_dir(root, k), **kw)
+            execute(replace(study, n_games=n), level_dir(root, k), grow=True, **kw)
+
+    if until is None:
+        play(games)
         return root
     target, width_of, note = until
     writable_dir(root)
     with one_writer(root):
-        def play(n: int) -> None:
-            for k, study in zip(levels, studies):
-                execute(replace(study, n_games=n), level_dir(root, k), grow=True, **kw)
-
         held = max(games_held(level_dir(root, k), study) for k, study in zip(levels, studies))
-        step = max(s.chunk_size for s in studies)
-        start = max(held, first_size(studies[0], min_games))
-        stopped = grow_until(play, lambda: width_of(root), target, step, games, start)
+        fine = min(studies, key=lambda s: s.chunk_size)  # steps of the rollout levels' parts, not the bases' big ones
+        start = max(held, first_size(fine, min_games))
+        stopped = grow_until(play, lambda: width_of(root), target, fine.chunk_size, games, start)
         (root / LADDER_MANIFEST).write_text(json.dumps({"levels": list(levels), "until_ci": {**note, **stopped}},
                                                        indent=2))
     return root
