@@ -176,8 +176,10 @@ class Power:
     seat_change: float
 
     def sentence(self) -> str:
-        return (f"At {self.games:,} games per level this ladder resolves a seat effect of {self.seat_effect:.1f} pts "
-                f"and a level-to-level change of a seat's win rate of {self.seat_change:.1f} pts (80% power at 5% "
+        change = (f" and a level-to-level change of a seat's win rate of {self.seat_change:.1f} pts"
+                  if math.isfinite(self.seat_change) else "")
+        return (f"At {self.games:,} games per level this ladder resolves a seat effect of {self.seat_effect:.1f} pts"
+                f"{change} (80% power at 5% "
                 f"two-sided: {POWER_Z:.2f} x the standard error, from the observed variance of the seat estimates and "
                 "of the per-game paired differences; the largest over seats and levels). Smaller effects and changes "
                 "may be real but go unresolved; the table below gives each comparison's own figure.")
@@ -192,6 +194,8 @@ def power(levels: Sequence[Level], found: Sequence[Change]) -> Power:
 
 def sentences(found: Sequence[Change]) -> list[str]:
     """A sentence for every resolved change (real: large or small), largest first; then one for the rest."""
+    if not found:
+        return ["A ladder of one level compares nothing: add a level (e.g. --playouts 0,4)."]
     real = sorted((c for c in found if c.finding.label in RESOLVED),
                   key=lambda c: (c.finding.label != "large", -abs(c.finding.estimate) / max(c.finding.threshold, 1e-9)))
     out = [c.sentence() for c in real]
@@ -213,6 +217,7 @@ def headline(levels: Sequence[Level]) -> str:
     lines = sentences(found)
     p = power(levels, found)
     reach = f"(resolves seat effects of {p.seat_effect:.1f} pts, seat changes of {p.seat_change:.1f} pts)"
+    reach = reach if math.isfinite(p.seat_change) else f"(resolves seat effects of {p.seat_effect:.1f} pts)"
     return f"Ladder at {names} playouts {reach}: " + lines[0]
 
 

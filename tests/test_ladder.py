@@ -152,3 +152,10 @@ def test_until_ci_grows_every_level_until_the_widest_change_is_narrow(tmp_path):
     for k in (0, 1):
         assert_same_tables(level_dir(narrow, k), level_dir(fixed, k))
     assert "Sequential stopping (--until-ci 0.01 --metric seat1): stopped at 15 games" in ladder_sections([narrow])[0].blocks[2]
+
+
+def test_a_one_level_ladder_says_it_compares_nothing(tmp_path):
+    write_run(level_dir(tmp_path, 4), n_players=4, n_games=500, strategies=level_lineup(POOL, 4), seed=1)
+    levels = load_ladder(tmp_path)
+    assert sentences(changes(levels)) == ["A ladder of one level compares nothing: add a level (e.g. --playouts 0,4)."]
+    assert "compares nothing" in headline(levels) and "level-to-level" not in power(levels, []).sentence()[:80]
