@@ -1,30 +1,36 @@
-"""The strength-ladder report: seat advantage and strategy ranking against playing strength, and the headline
-findings whose label changes as play gets stronger.
+"""The strength-ladder report: what changes as play gets stronger, as paired differences between levels, with
+the ladder's power; and seat advantage and strategy ranking at each level.
 
-A ladder is one run per level (sim/ladder.py). Each level is analysed as any run is (analysis.card.analyse:
-seat effects adjusted for strategy, strategy effects adjusted for seat, each labelled by size against the
-threshold); this module lines the levels up.
+A ladder is one run per level (sim/ladder.py), every level on the same games, seeds and seats. Each level is
+analysed as any run is (analysis.card.analyse). A change between two levels is never read off two labels: it is
+the per-game difference of a metric (a seat's or a base strategy's win share, an end reason, game length)
+between the levels, averaged with its interval clustered by game (analysis.metrics.paired_difference) and
+labelled against the threshold.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from scipy import stats as sps
 
 from analysis import plots
 from analysis.card import RunAnalysis, analyse
 from analysis.load import Run, load_run
+from analysis.metrics import Metric, Paired, paired_difference, parse_metric, until_ci_note
 from analysis.report import _write
 from analysis.sections import Plot, Section, Table
-from analysis.verdicts import DEFAULT_MIN_EFFECT
+from analysis.stats import ALPHA, POWER
+from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding
 from sim.core.errors import writable_dir
 from sim.core.policy import SHORT_ROLLOUT
-from sim.ladder import ladder_levels
+from sim.ladder import ladder_levels, read_ladder_manifest
 
 
 @dataclass
@@ -75,53 +81,144 @@ def strategy_frame(levels: Sequence[Level]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _at(row: pd.Series) -> str:
-    level = "the base strategies" if row["playouts"] == 0 else f"{int(row['playouts'])} playouts"
-    return f"{row['effect']:+.1f} pts ({row['label']}) with {level}"
+@dataclass(frozen=True)
+class LevelMetric(Metric):
+    """A headline metric read the same way at every level: a strategy is named by its base, so
+    ``strategy:expander`` is expander's win rate with the bases and expander+mcK's with K playouts."""
+
+    def units(self, run: Run) -> pd.DataFrame:
+        kind, _, arg = self.key.partition(":")
+        if kind != "strategy":
+            return super().units(run)
+        p = run.players
+        rows = p[p["strategy"].astype(str).map(base_name) == arg]
+        return pd.DataFrame({"game_index": rows["game_index"].to_numpy(np.int64),
+                             "seat": rows["seat"].to_numpy(np.int64), "value": rows["win_share"].to_numpy(float)})
 
 
-def _trend(first: pd.Series, last: pd.Series) -> str:
-    """How an effect moves from the weakest level to the strongest: it reverses (both intervals exclude 0, on
-    opposite sides), or its size shrinks or grows."""
-    real = lambda r: r["lo"] > 0 or r["hi"] < 0  # noqa: E731
-    if first["effect"] * last["effect"] < 0 and real(first) and real(last):
-        return "reverses"
-    if abs(last["effect"]) < abs(first["effect"]):
-        return "shrinks"
-    return "grows" if abs(last["effect"]) > abs(first["effect"]) else "changes"
+def ladder_metrics(levels: Sequence[Level], key: str | None = None) -> list[LevelMetric]:
+    """The metrics a ladder compares between levels: every seat's win rate, every base strategy's (a pool),
+    the share of each end reason seen at any level, and game length; or the one named ``key``."""
+    runs = [lv.analysis.run for lv in levels]
+    reasons = sorted(set().union(*(set(r.games["end_reason"].astype(str)) for r in runs)))
+    bases = list(dict.fromkeys(base_name(s) for s in runs[0].lineup))
+    like = {"n_players": runs[0].n_players, "end_reasons": reasons, "strategies": bases}
+    keys = [key] if key else [f"seat{k}" for k in range(1, runs[0].n_players + 1)] + (
+        [f"strategy:{b}" for b in bases] if len(bases) > 1 else []) + [f"end:{r}" for r in reasons] + ["rounds"]
+    return [LevelMetric(**vars(parse_metric(k, like))) for k in keys]
 
 
-def flags(levels: Sequence[Level]) -> list[str]:
-    """A sentence for every headline finding whose label changes with strength: each seat's advantage, the
-    best strategy, and each strategy's effect."""
+@dataclass(frozen=True)
+class Change:
+    """One metric's change from one level to a stronger one: the per-game paired difference (the same games,
+    seeds and seats at both levels), its 95% interval clustered by game, and its label."""
+
+    metric: LevelMetric
+    weak: Level
+    strong: Level
+    paired: Paired
+
+    @property
+    def finding(self) -> Finding:
+        return self.paired.finding
+
+    @property
+    def detectable(self) -> float:
+        """The smallest change this comparison resolves: 80% power at 5% two-sided (display units)."""
+        return POWER_Z * self.finding.se
+
+    def sentence(self) -> str:
+        """'Seat 1's win rate falls by 5.4 pts [-8.1, -2.7] from the base strategies to 16 playouts (large; ...)'."""
+        f, m = self.finding, self.metric
+        verb = "rises" if f.estimate > 0 else "falls"
+        digits = 1 if m.rate else 2
+        return (f"{m.title} {verb} by {abs(f.estimate):.{digits}f} {m.unit} [{f.lo:+.{digits}f}, {f.hi:+.{digits}f}] "
+                f"from {_the(self.weak)} to {_the(self.strong)} ({f.label} against a threshold of "
+                f"{f.threshold:.3g} {m.unit}; paired over the same {self.paired.n_games:,} games).")
+
+
+def _the(level: Level) -> str:
+    return "the base strategies" if level.playouts == 0 else level.name
+
+
+POWER_Z = float(sps.norm.ppf(1 - ALPHA / 2) + sps.norm.ppf(POWER))
+"""Standard errors in the smallest effect a test at 5% two-sided detects with 80% power (2.80)."""
+RESOLVED = ("large", "small")
+"""Labels of a change that is real (its 95% interval excludes 0): the only changes that get a sentence."""
+
+
+def level_pairs(levels: Sequence[Level]) -> list[tuple[Level, Level]]:
+    """The comparisons of a ladder: each level against the next stronger one, and the weakest against the
+    strongest when there are more than two levels."""
+    pairs = list(zip(levels[:-1], levels[1:]))
+    return pairs + [(levels[0], levels[-1])] if len(levels) > 2 else pairs
+
+
+def changes(levels: Sequence[Level], key: str | None = None) -> list[Change]:
+    """Every ladder metric's (or the one named ``key``'s) paired change over every level pair."""
     out = []
-    seats = seat_frame(levels)
-    for seat, rows in seats.groupby("seat"):
-        if rows["label"].nunique() > 1:
-            a, b = rows.iloc[0], rows.iloc[-1]
-            out.append(f"Seat {seat + 1}'s advantage {_trend(a, b)} from {_at(a)} to {_at(b)} as "
-                       f"play gets stronger (labels by level: {', '.join(rows['label'])}).")
-    strat = strategy_frame(levels)
-    if len(strat):
-        best = strat[strat["rank"] == 1]
-        if best["strategy"].nunique() > 1:
-            out.append("The top of the strategy ranking changes with strength: " + "; ".join(
-                f"{r.strategy} ({r.effect:+.1f} pts, {r.label}) with "
-                f"{'the bases' if r.playouts == 0 else f'{r.playouts} playouts'}" for r in best.itertuples()) + ".")
-        for name, rows in strat.groupby("strategy"):
-            if rows["label"].nunique() > 1:
-                a, b = rows.iloc[0], rows.iloc[-1]
-                out.append(f"{name}'s effect {_trend(a, b)} from {_at(a)} to {_at(b)}.")
+    points = levels[0].analysis.threshold
+    for metric in ladder_metrics(levels, key):
+        for weak, strong in level_pairs(levels):
+            base = weak.analysis.run
+            threshold = metric.threshold(points, float(metric.units(base)["value"].mean()))
+            out.append(Change(metric, weak, strong, paired_difference(metric, strong.analysis.run, base, threshold)))
+    return out
+
+
+@dataclass(frozen=True)
+class Power:
+    """What a ladder can resolve at its size: the smallest seat effect at one level and the smallest
+    level-to-level change of a seat's win rate, each the largest over seats (and levels, level pairs)."""
+
+    games: int
+    seat_effect: float
+    seat_change: float
+
+    def sentence(self) -> str:
+        change = (f" and a level-to-level change of a seat's win rate of {self.seat_change:.1f} pts"
+                  if math.isfinite(self.seat_change) else "")
+        return (f"At {self.games:,} games per level this ladder resolves a seat effect of {self.seat_effect:.1f} pts"
+                f"{change} (80% power at 5% "
+                f"two-sided: {POWER_Z:.2f} x the standard error, from the observed variance of the seat estimates and "
+                "of the per-game paired differences; the largest over seats and levels). Smaller effects and changes "
+                "may be real but go unresolved; the table below gives each comparison's own figure.")
+
+
+def power(levels: Sequence[Level], found: Sequence[Change]) -> Power:
+    """The ladder's power from its own data (see :class:`Power`)."""
+    seat_se = max(f.se for lv in levels for f in lv.analysis.seat_findings())
+    seat_changes = [c.detectable for c in found if c.metric.key.startswith("seat")]
+    return Power(min(lv.analysis.run.n_games for lv in levels), POWER_Z * seat_se, max(seat_changes, default=math.nan))
+
+
+def sentences(found: Sequence[Change]) -> list[str]:
+    """A sentence for every resolved change (real: large or small), largest first; then one for the rest."""
+    if not found:
+        return ["A ladder of one level compares nothing: add a level (e.g. --playouts 0,4)."]
+    real = sorted((c for c in found if c.finding.label in RESOLVED),
+                  key=lambda c: (c.finding.label != "large", -abs(c.finding.estimate) / max(c.finding.threshold, 1e-9)))
+    out = [c.sentence() for c in real]
+    rest = [c for c in found if c.finding.label not in RESOLVED]
+    if rest:
+        counts = pd.Series([c.finding.label for c in rest]).value_counts()
+        what = " and ".join(f"{n} {label}" for label, n in counts.items())
+        out.append(f"{'No' if not real else 'No other'} level-to-level change is resolved: {what} (a negligible change "
+                   "is shown to lie inside ± the threshold; an inconclusive one needs more games). Each comparison is "
+                   f"tested at 5%: of these {len(found)}, about {ALPHA * len(found):.1f} would look real by chance "
+                   "alone if nothing changed.")
     return out
 
 
 def headline(levels: Sequence[Level]) -> str:
-    """One line: the first finding that changes with strength, or that none does."""
-    found = flags(levels)
+    """One line: the ladder's largest resolved change, or that none is resolved, with its power."""
+    found = changes(levels)
     names = ", ".join(str(lv.playouts) for lv in levels)
-    if found:
-        return f"Ladder at {names} playouts: " + found[0] + (f" ({len(found) - 1} more in the report.)" if len(found) > 1 else "")
-    return f"Ladder at {names} playouts: no headline finding changes its label with strength."
+    lines = sentences(found)
+    p = power(levels, found)
+    reach = f"(resolves seat effects of {p.seat_effect:.1f} pts, seat changes of {p.seat_change:.1f} pts)"
+    reach = reach if math.isfinite(p.seat_change) else f"(resolves seat effects of {p.seat_effect:.1f} pts)"
+    return f"Ladder at {names} playouts {reach}: " + lines[0]
 
 
 def _cell(f: pd.Series) -> str:
@@ -151,24 +248,40 @@ def effect_plot(frame: pd.DataFrame, key: str, names: dict, title: str, threshol
     return fig
 
 
-def ladder_section(levels: Sequence[Level], title: str = "Strength ladder") -> Section:
-    """The ladder: the findings that change with strength, then seat and strategy effects by level."""
+def change_table(found: Sequence[Change]) -> pd.DataFrame:
+    """One row per (metric, level pair): the paired difference, its interval and label, and the smallest
+    change that comparison resolves."""
+    return pd.DataFrame([{
+        "metric": c.metric.title, "from": c.weak.name, "to": c.strong.name,
+        "change [95% CI]": c.metric.interval(c.finding), "label": c.finding.label,
+        "resolves": f"{c.detectable:.{1 if c.metric.rate else 2}f} {c.metric.unit}"} for c in found])
+
+
+def ladder_section(levels: Sequence[Level], title: str = "Strength ladder", note: str | None = None) -> Section:
+    """The ladder: its power, the level-to-level changes it resolves (paired differences), then seat and
+    strategy effects by level."""
     runs = [lv.analysis.run for lv in levels]
     threshold = levels[0].analysis.threshold
-    found = flags(levels)
+    found = changes(levels)
     lineup = ", ".join(dict.fromkeys(base_name(s) for s in runs[0].lineup))
     blocks: list = [
         f"The same study ({runs[0].n_players} players, {runs[0].n_games:,} games per level, pool {lineup}, the same "
         f"seeds and seating) at {len(levels)} strengths: the base strategies (0 playouts) and flat Monte Carlo over "
-        "them, every seat trying its base's top 4 options with K playouts each (`BASE+mcK`). Effects are adjusted "
-        "as in the rest of the report (seats for strategy, strategies for seat), in win-rate points.",
-        " ".join(found) if found else "No headline finding changes its label with strength: every seat's and "
-                                      "strategy's label is the same at every level.",
+        "them, every seat trying its base's top 4 options with K playouts each (`BASE+mcK`). Players: the heuristic "
+        "pool at level 0, rollouts over it above. A change between levels is the per-game paired difference (same "
+        "games, seeds and seats), its 95% interval clustered by game, labelled against the threshold.",
+        power(levels, found).sentence(),
+        *([note] if note else []),
+        *sentences(found),
+        Table(change_table(found), "Level-to-level changes, paired over the same games and seats (difference of the "
+                                   "stronger level minus the weaker, 95% CI clustered by game, label; resolves: the "
+                                   "smallest change that comparison detects with 80% power at 5% two-sided)."),
     ]
     seats = seat_frame(levels)
     wide = seats.assign(cell=[_cell(r) for _, r in seats.iterrows()]).pivot(index="playouts", columns="seat", values="cell")
     wide.columns = [f"seat {s + 1}" for s in wide.columns]
-    blocks.append(Table(wide.reset_index(), "Seat effect against the fair share by strength (effect [95% CI] label)."))
+    blocks.append(Table(wide.reset_index(), "Seat effect against the fair share at each level (effect [95% CI] label); "
+                                            "compare levels with the paired changes above, not with these labels."))
     blocks.append(Plot("seats", effect_plot(seats, "seat", {s: f"seat {s + 1}" for s in seats["seat"].unique()},
                                             "Seat advantage against playing strength", threshold),
                        "Each seat's win-rate effect at each strength, 95% intervals; grey band: ± the threshold."))
@@ -192,13 +305,27 @@ LADDER_AFTER = ("First player", "Balance card")
 """A ladder joins a balance report after the first section whose title starts with one of these (in order)."""
 
 
+def ladder_width(key: str) -> Callable[[Path], float]:
+    """--until-ci for a ladder: the widest 95% interval, over the level pairs, of the metric's paired change."""
+    def width(root: Path) -> float:
+        return max(c.finding.hi - c.finding.lo for c in changes(load_ladder(root), key))
+    return width
+
+
+def stopping_note(root: str | Path) -> str | None:
+    """How a ladder made with --until-ci stopped (None for a fixed-size ladder)."""
+    note = until_ci_note(read_ladder_manifest(root))
+    return note and note.replace("its interval was", "the widest level-to-level interval was")
+
+
 def ladder_sections(roots: Sequence[str | Path], min_effect: str = DEFAULT_MIN_EFFECT) -> list[Section]:
     """One section per ladder directory, for a balance report."""
     out = []
     for root in roots:
         levels = load_ladder(root, min_effect)
         run = levels[0].analysis.run
-        out.append(ladder_section(levels, f"Strength ladder: {run.n_players} players, {run.n_games:,} games per level"))
+        out.append(ladder_section(levels, f"Strength ladder: {run.n_players} players, {run.n_games:,} games per level",
+                                  stopping_note(root)))
     return out
 
 
@@ -220,5 +347,5 @@ def write_ladder_report(root: str | Path, out_dir: str | Path, min_effect: str =
     writable_dir(out_dir)
     runs: list[Run] = [lv.analysis.run for lv in levels]
     title = f"{runs[0].title} strength ladder ({runs[0].n_players} players)"
-    return _write(runs, [ladder_section(levels)], title, out_dir), headline(levels)
+    return _write(runs, [ladder_section(levels, note=stopping_note(root))], title, out_dir), headline(levels)
 

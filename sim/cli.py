@@ -103,13 +103,17 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def _add_until_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--until-ci", type=_positive_float, metavar="W",
-                   help="sequential stopping: add parts until the metric's 95%% interval (a sweep: of every variant's "
-                        "paired difference from the baseline) is narrower than W (points for rates, rounds for "
-                        "length); --games is then the maximum")
+UNTIL_RUN = ("add parts until the metric's 95%% interval (a sweep: of every variant's paired difference from the "
+             "baseline) is narrower than W (points for rates, rounds for length); --games is then the maximum")
+UNTIL_LADDER = ("add games to every level until the widest 95%% interval of the metric's level-to-level paired change "
+                "is narrower than W (points for rates, rounds for length); --games is then the maximum per level, and "
+                "re-running extends")
+
+
+def _add_until_args(p: argparse.ArgumentParser, how: str = UNTIL_RUN, strategy: str = "NAME") -> None:
+    p.add_argument("--until-ci", type=_positive_float, metavar="W", help=f"sequential stopping: {how}")
     p.add_argument("--metric", help="what --until-ci measures: seat1 (default; seatK for seat K), rounds, "
-                                    "end:REASON or strategy:NAME")
+                                    f"end:REASON or strategy:{strategy}")
 
 
 def _add_sweep_args(p: argparse.ArgumentParser) -> None:
@@ -391,17 +395,26 @@ def _add_ladder_parser(sub) -> None:
                    help="rules variant (repeatable)")
     p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
     _add_run_args(p)
+    _add_until_args(p, UNTIL_LADDER, "BASE")
 
 
 def _cmd_ladder(args: argparse.Namespace) -> None:
-    from analysis.ladder import write_ladder_report
+    from analysis.ladder import ladder_width, write_ladder_report
+    from analysis.metrics import MIN_UNTIL_GAMES
     from sim.ladder import run_ladder
+    from sim.study import plan_study
 
     _check_backend(args)
     _register_file(args.game, args.strategy_file)
+    until = None
+    if args.until_ci or args.metric:
+        key, note = _until(args, plan_study(args.game, args.players, 1, args.base, seed=args.seed,
+                                            overrides=args.overrides))
+        until = (args.until_ci, ladder_width(key), note)
     root = run_ladder(args.game, args.players, args.base, args.playouts, args.games, seed=args.seed, jobs=args.jobs,
-                      out=args.out, overrides=args.overrides, backend=args.backend, scheduler=args.scheduler,
-                      progress=not args.quiet, chunk_size=args.chunk_size)
+                      out=args.out, overrides=args.overrides, until=until, min_games=MIN_UNTIL_GAMES,
+                      backend=args.backend, scheduler=args.scheduler, progress=not args.quiet,
+                      chunk_size=args.chunk_size)
     path, line = write_ladder_report(root, root / "report", args.min_effect)
     print(line)
     print(f"ladder runs in {root}; report written to {path}")

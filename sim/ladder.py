@@ -3,19 +3,23 @@ up through flat Monte Carlo over them (every seat ``BASE+mcK``).
 
 Every level plays the same game indices with the same seed and seating, so the levels differ only in how
 well the seats play. Each level is an ordinary run (logged, resumable) under ``OUT/playouts-K``;
-analysis/ladder.py reads them back.
+analysis/ladder.py reads them back. With ``--until-ci`` every level grows together, part by part, until the
+widest level-to-level interval of the chosen metric is narrow enough (``ladder.json`` records how it stopped).
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from sim.core.errors import PlaytestError
-from sim.runner import run_study
+from sim.core.errors import PlaytestError, writable_dir
+from sim.runner import execute, first_size, games_held, grow_until, one_writer
 from sim.study import plan_study
 
 LEVEL_PREFIX = "playouts-"
+LADDER_MANIFEST = "ladder.json"
 
 
 def parse_levels(text: str) -> list[int]:
@@ -43,18 +47,43 @@ def level_dir(root: Path, playouts: int) -> Path:
 
 
 def run_ladder(game: str, players: int, bases: Sequence[str], levels: Sequence[int], games: int, *, seed: int = 0,
-               out: str | Path | None = None, overrides: Sequence[str] = (), **kw: Any) -> Path:
+               out: str | Path | None = None, overrides: Sequence[str] = (),
+               until: tuple[float, Callable[[Path], float], dict[str, Any]] | None = None, min_games: int = 1_000,
+               **kw: Any) -> Path:
     """Plan every level (refusing bad input before anything runs), then run them weakest first; return the
-    ladder's directory. ``kw`` passes jobs, backend, scheduler, progress and chunk_size to ``run_study``."""
+    ladder's directory. ``until`` = (target, width_of(ladder_dir), note): sequential stopping, every level
+    growing together (``games`` is the cap, the first step at least ``min_games``) until ``width_of`` is
+    narrower than the target. Re-running with more games extends every level, with or without ``until``. ``kw`` passes jobs, backend, scheduler, progress and
+    chunk_size to ``execute``."""
     if not levels:
         raise PlaytestError("no strength level given; pass playouts per level, e.g. 0,4,16")
-    studies = [plan_study(game, players, games, level_lineup(bases, k), False, seed, overrides,
-                          kw.get("chunk_size")) for k in levels]
+    chunk = kw.pop("chunk_size", None)
+    studies = [plan_study(game, players, games, level_lineup(bases, k), False, seed, overrides, chunk) for k in levels]
     root = Path(out) if out else Path("runs") / f"ladder-{studies[0].run_id()}-{'-'.join(map(str, levels))}"
-    for k, study in zip(levels, studies):
-        run_study(game, players, games, study.lineup, seed=seed, out=level_dir(root, k), overrides=overrides,
-                  seating=study.seating, **kw)
+
+    def play(n: int) -> None:  # a level holding fewer games (a ladder grown by --until-ci) is extended
+        for k, study in zip(levels, studies):
+            execute(replace(study, n_games=n), level_dir(root, k), grow=True, **kw)
+
+    if until is None:
+        play(games)
+        return root
+    target, width_of, note = until
+    writable_dir(root)
+    with one_writer(root):
+        held = max(games_held(level_dir(root, k), study) for k, study in zip(levels, studies))
+        fine = min(studies, key=lambda s: s.chunk_size)  # steps of the rollout levels' parts, not the bases' big ones
+        start = max(held, first_size(fine, min_games))
+        stopped = grow_until(play, lambda: width_of(root), target, fine.chunk_size, games, start)
+        (root / LADDER_MANIFEST).write_text(json.dumps({"levels": list(levels), "until_ci": {**note, **stopped}},
+                                                       indent=2))
     return root
+
+
+def read_ladder_manifest(root: str | Path) -> dict[str, Any]:
+    """The ladder's own record (how --until-ci stopped), or {} for a fixed-size ladder."""
+    path = Path(root) / LADDER_MANIFEST
+    return json.loads(path.read_text()) if path.is_file() else {}
 
 
 def ladder_levels(root: str | Path) -> list[tuple[int, Path]]:

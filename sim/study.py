@@ -15,7 +15,6 @@ Cyclic rotation alone (the former ``--rotate``) keeps every strategy next to the
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import itertools
 import json
@@ -28,7 +27,7 @@ import numpy as np
 from sim.core.errors import PlaytestError
 from sim.core.rules import apply_overrides, rules_dict
 from sim.core.spec import GameSpec, get_game
-from sim.core.policy import RolloutStrategy, StrategyTable
+from sim.core.policy import RolloutStrategy, StrategyTable, definition
 
 
 @dataclass(frozen=True)
@@ -87,7 +86,7 @@ class Study:
             "n_games": self.n_games,
             "strategies": list(self.lineup),
             "strategy_definitions": {
-                n: dataclasses.asdict(spec.strategies.get(n)) for n in self.strategy_names()
+                n: definition(spec.strategies.get(n)) for n in self.strategy_names()
             },
             "seating": self.seating,
             "seed": self.seed,

@@ -22,11 +22,12 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from sim.core.policy import P_PLAYOUTS, POLICY_RANDOM, choose
+from sim.core.policy import P_ALLOCATION, P_PLAYOUTS, POLICY_RANDOM, choose
 from sim.core.ranking import rank_seats
 from sim.core.records import G, P
 from sim.core.rng import seed_game
-from sim.core.rollout import best_candidate, outcome, rollout_pick
+from sim.core.rollout import (best_candidate, decided, halving_rounds, outcome, rank_alive, rollout_pick,
+                              round_playouts)
 from sim.core.state import MC, M, StateLayout, restore, save
 from sim.core.structs import borrow
 
@@ -291,32 +292,82 @@ def play_segment(st, data, setup: bool) -> None:
 
 @njit(cache=True)
 def evaluate(st, snap, data, setup: bool) -> int:
-    """Play the requesting seat's playouts from the segment's saved position for each candidate option (the
-    settled picks, then the candidate, then every seat's base strategy to the end); the best option."""
+    """Play the requesting seat's playouts from the segment's saved position (the settled picks, then a
+    candidate option, then every seat's base strategy to the end), flat or by sequential halving; the best option."""
     mc = st.mc
-    seat = mc[MC.seat]
-    k = int(st.params[st.seat_strat[seat], P_PLAYOUTS])
+    strat = st.seat_strat[mc[MC.seat]]
+    k = int(st.params[strat, P_PLAYOUTS])
     n_forced = mc[MC.n_forced]
     mc[MC.playout] = 1
     mc[MC.n_forced] = n_forced + 1
-    for c in range(mc[MC.n_cands]):
-        st.values[c, 0] = 0.0
-        st.values[c, 1] = 0.0
-        for p in range(k):
-            restore(st, snap)
-            st.forced[n_forced] = st.cands[c]
-            mc[MC.count] = 0
-            mc[MC.playout_no] = p
-            st.meta[M.pause_at] = 0
-            play_segment(st, data, setup)
-            play_segment(st, data, False)
-            finish_game(st)
-            share, margin = outcome(st, seat)
-            st.values[c, 0] += share
-            st.values[c, 1] += margin
+    if st.params[strat, P_ALLOCATION] == 0.0:
+        best = evaluate_flat(st, snap, data, setup, n_forced, k)
+    else:
+        best = evaluate_halving(st, snap, data, setup, n_forced, k)
     mc[MC.playout] = 0
     mc[MC.n_forced] = n_forced
     mc[MC.decision_no] += 1
     mc[MC.decisions] += 1
-    mc[MC.playouts] += k * mc[MC.n_cands]
-    return best_candidate(st)
+    return best
+
+
+@njit(cache=True)
+def evaluate_flat(st, snap, data, setup: bool, n_forced: int, k: int) -> int:
+    """Flat Monte Carlo: ``k`` playouts for every candidate."""
+    n = st.mc[MC.n_cands]
+    for c in range(n):
+        st.values[c, 0] = 0.0
+        st.values[c, 1] = 0.0
+        for p in range(k):
+            playout(st, snap, data, setup, n_forced, c, p)
+    st.mc[MC.playouts] += k * n
+    return best_candidate(st, n)
+
+
+@njit(cache=True)
+def evaluate_halving(st, snap, data, setup: bool, n_forced: int, k: int) -> int:
+    """Sequential halving on a budget of ``k`` playouts per candidate, stopping once the leader is decided
+    (sim/core/rollout.py)."""
+    mc = st.mc
+    alive = mc[MC.n_cands]
+    for c in range(alive):
+        st.values[c, 0] = 0.0
+        st.values[c, 1] = 0.0
+    budget = k * alive
+    rounds = halving_rounds(alive)
+    done = 0  # playouts each candidate in play has had
+    for r in range(rounds):
+        per = round_playouts(budget, alive, rounds)
+        later = 0  # playouts a candidate still in play after this round could get in the rounds after it
+        left = alive
+        for r2 in range(r + 1, rounds):
+            left = (left + 1) // 2
+            later += round_playouts(budget, left, rounds)
+        for p in range(done, done + per):
+            for c in range(alive):
+                playout(st, snap, data, setup, n_forced, c, p)
+            mc[MC.playouts] += alive
+            if decided(st, alive, done + per - 1 - p + later):
+                return best_candidate(st, alive)
+        done += per
+        if r + 1 < rounds:
+            rank_alive(st, alive)
+            alive = (alive + 1) // 2
+    return best_candidate(st, alive)
+
+
+@njit(cache=True)
+def playout(st, snap, data, setup: bool, n_forced: int, c: int, p: int) -> None:
+    """Playout ``p`` of candidate ``c``: from the saved position, the settled picks and the candidate, then
+    every seat's base strategy to the end; its win share and margin for the requesting seat go to ``values[c]``."""
+    restore(st, snap)
+    st.forced[n_forced] = st.cands[c]
+    st.mc[MC.count] = 0
+    st.mc[MC.playout_no] = p
+    st.meta[M.pause_at] = 0
+    play_segment(st, data, setup)
+    play_segment(st, data, False)
+    finish_game(st)
+    share, margin = outcome(st, st.mc[MC.seat])
+    st.values[c, 0] += share
+    st.values[c, 1] += margin

@@ -6,12 +6,14 @@ is feature f of option i, so scoring runs along contiguous rows), and the seat's
 ``random`` picks uniformly; ``weights`` scores each option by a linear function of its features (weights per
 decision type) and takes the best (ties broken at random), or samples a softmax when ``temperature > 0``;
 ``epsilon`` mixes in uniform exploration. Weights are plain data, so designers tune or sweep them without
-recompiling the kernels. ``rollout`` (flat Monte Carlo over a base strategy, :class:`RolloutStrategy`) is
-packed as its base's row plus the playout parameters; the core plays it (sim/core/rollout.py).
+recompiling the kernels. ``rollout`` (Monte Carlo over a base strategy, flat or by sequential halving,
+:class:`RolloutStrategy`) is packed as its base's row plus the playout parameters; the core plays it
+(sim/core/rollout.py).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass, field
@@ -41,10 +43,17 @@ P_PLAYOUTS = 2
 """Playouts per candidate option of a rollout strategy (0: not a rollout)."""
 P_TOP = 3
 """How many of the base strategy's best options a rollout strategy tries."""
-N_PARAMS = 4
+P_ALLOCATION = 4
+"""How a rollout strategy spends its playouts: an index of ALLOCATIONS."""
+N_PARAMS = 5
 
-SHORT_ROLLOUT = re.compile(r"^(?P<base>.+)\+mc(?P<playouts>-?\d+)$")
-"""The short form of a rollout strategy: ``BASE+mcK`` is K playouts of the base's top DEFAULT_TOP options."""
+ALLOCATIONS = ("flat", "halving")
+"""``flat``: ``playouts`` for every candidate. ``halving``: sequential halving (Karnin et al. 2013) with the same
+budget, ``playouts`` x ``top`` in all, stopping once the leader cannot be caught (sim/core/rollout.py)."""
+SHORT_ROLLOUT = re.compile(r"^(?P<base>.+)\+(?P<allocation>mc|sh)(?P<playouts>-?\d+)$")
+"""The short forms of a rollout strategy over the base's top DEFAULT_TOP options: ``BASE+mcK`` is K playouts
+of each (flat), ``BASE+shK`` sequential halving with the same budget (K x DEFAULT_TOP playouts at most)."""
+SHORT_ALLOCATION = {"mc": "flat", "sh": "halving"}
 DEFAULT_TOP = 4
 
 
@@ -62,24 +71,39 @@ class Strategy:
 
 @dataclass(frozen=True)
 class RolloutStrategy(Strategy):
-    """Flat Monte Carlo over ``base``: at each decision, ``playouts`` playouts for each of the base's ``top``
-    best options, every seat following its own base strategy; the best mean win share (score margin breaks
-    ties) is played."""
+    """Monte Carlo over ``base``: at each decision, playouts of the base's ``top`` best options, every seat
+    following its own base strategy; the best mean win share (score margin breaks ties) is played.
+    ``allocation`` flat gives each option ``playouts``; halving spends at most ``playouts`` x ``top`` in all,
+    most of them on the options still in contention."""
 
     kind: str = ROLLOUT
     base: str = ""
     playouts: int = 0
     top: int = DEFAULT_TOP
+    allocation: str = "flat"
+
+
+def definition(strategy: Strategy) -> dict[str, Any]:
+    """A strategy's fields as a manifest records them (a flat rollout leaves out its default allocation, so
+    the manifests of flat rollout runs read as before halving existed and still resume)."""
+    out = dataclasses.asdict(strategy)
+    if isinstance(strategy, RolloutStrategy) and strategy.allocation == "flat":
+        del out["allocation"]
+    return out
 
 
 def short_rollout(name: str) -> RolloutStrategy | None:
-    """The rollout strategy a ``BASE+mcK`` name stands for, or None if the name is not of that form."""
+    """The rollout strategy a ``BASE+mcK`` or ``BASE+shK`` name stands for, or None if the name is not of that form."""
     m = SHORT_ROLLOUT.match(name)
     if m is None:
         return None
-    base, k = m["base"], int(m["playouts"])
-    return RolloutStrategy(name, f"flat Monte Carlo over {base}: {k} playouts for each of its top {DEFAULT_TOP} "
-                                 "options", base=base, playouts=k)
+    base, k, allocation = m["base"], int(m["playouts"]), SHORT_ALLOCATION[m["allocation"]]
+    if allocation == "flat":
+        text = f"flat Monte Carlo over {base}: {k} playouts for each of its top {DEFAULT_TOP} options"
+    else:
+        text = (f"sequential halving over {base}'s top {DEFAULT_TOP} options: at most {k * DEFAULT_TOP} playouts "
+                "per decision")
+    return RolloutStrategy(name, text, base=base, playouts=k, allocation=allocation)
 
 
 class StrategyTable(NamedTuple):
@@ -194,6 +218,9 @@ class StrategyRegistry:
             raise PlaytestError(
                 f"rollout strategy '{name}': its base '{base.name}' is itself a rollout; use a random or weights base"
             )
+        if strategy.allocation not in ALLOCATIONS:
+            raise PlaytestError(f"rollout strategy '{name}': unknown allocation '{strategy.allocation}'; use one of "
+                                f"{', '.join(ALLOCATIONS)}")
         for field_, low in (("playouts", 1), ("top", 2)):
             value = getattr(strategy, field_)
             if not isinstance(value, int) or value < low:
@@ -231,6 +258,7 @@ class StrategyRegistry:
             if isinstance(s, RolloutStrategy):  # the base's row, plus the playout parameters
                 params[i, P_PLAYOUTS] = s.playouts
                 params[i, P_TOP] = s.top
+                params[i, P_ALLOCATION] = ALLOCATIONS.index(s.allocation)
                 s = self.get(s.base)
             kind[i] = POLICY_KINDS[s.kind]
             params[i, P_TEMPERATURE] = s.temperature
@@ -254,7 +282,7 @@ class StrategyRegistry:
             raise PlaytestError(
                 f"strategy file '{path}' is malformed ({exc}); it must hold a JSON list of "
                 "{name, description, kind, weights, temperature, epsilon} objects (a rollout: "
-                "{name, kind: rollout, base, playouts, top})"
+                "{name, kind: rollout, base, playouts, top, allocation})"
             ) from None
         return [self.register(s).name for s in loaded]
 

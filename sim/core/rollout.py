@@ -10,8 +10,16 @@ segment's settled rollout picks (``forced``) and then the candidate, every seat 
 best candidate (:func:`best_candidate`) is settled and the segment is replayed, up to the next unsettled
 decision or the boundary.
 
+Allocation: ``flat`` plays ``playouts`` for every candidate. ``halving`` is sequential halving (Karnin, Koren
+and Somekh 2013) on a budget of ``playouts`` x candidates: round r of R = ceil(log2 m) gives every candidate
+still in play ``budget // (alive * R)`` more playouts (at least one), then keeps the better half
+(:func:`rank_alive`). It stops as soon as the leader is ahead of every other candidate in play by more win share
+than that candidate could still gain (:func:`decided`): the pick is then the one the full budget would make,
+so a decision between clearly different options stops early.
+
 Randomness: after the candidate, a playout reseeds the game's generator from (run seed, game index, rollout
-decision, playout): playout p meets the same dice for every candidate (common random numbers). The main line
+decision, playout): playout p meets the same dice for every candidate (common random numbers), under either
+allocation. The main line
 gets its generator back with the saved position, so the logged game depends only on (seed, game index).
 """
 
@@ -84,14 +92,61 @@ def outcome(st, seat: int) -> tuple[float, float]:
     return share, st.players[seat, P.score] - best_other
 
 
+@njit(cache=True, inline="always")
+def better(values: np.ndarray, a: int, b: int) -> bool:
+    """Candidate ``a``'s playouts beat ``b``'s (totals over equal counts): more win share, else more margin."""
+    return values[a, 0] > values[b, 0] + TIE or (values[a, 0] >= values[b, 0] - TIE and values[a, 1] > values[b, 1] + TIE)
+
+
 @njit(cache=True)
-def best_candidate(st) -> int:
-    """The option whose playouts gave the most win share (totals over equal counts), the score margin breaking
-    ties, then the base strategy's order."""
-    values = st.values
+def best_candidate(st, n: int) -> int:
+    """Of the first ``n`` candidates, the option whose playouts gave the most win share, the score margin
+    breaking ties, then the order of ``cands``."""
     best = 0
-    for c in range(1, st.mc[MC.n_cands]):
-        if values[c, 0] > values[best, 0] + TIE or (
-                values[c, 0] >= values[best, 0] - TIE and values[c, 1] > values[best, 1] + TIE):
+    for c in range(1, n):
+        if better(st.values, c, best):
             best = c
     return st.cands[best]
+
+
+@njit(cache=True)
+def halving_rounds(n: int) -> int:
+    """ceil(log2 n): the rounds of sequential halving over ``n`` candidates."""
+    r = 0
+    while (1 << r) < n:
+        r += 1
+    return r
+
+
+@njit(cache=True)
+def round_playouts(budget: int, alive: int, rounds: int) -> int:
+    """Playouts each of ``alive`` candidates gets in a round of sequential halving (at least one)."""
+    return max(1, budget // (alive * rounds))
+
+
+@njit(cache=True)
+def rank_alive(st, alive: int) -> None:
+    """Sort the first ``alive`` candidates (``cands`` with their ``values``) best first, ties keeping their order."""
+    cands, values = st.cands, st.values
+    for i in range(1, alive):
+        j = i
+        while j > 0 and better(values, j, j - 1):
+            cands[j], cands[j - 1] = cands[j - 1], cands[j]
+            for v in range(2):
+                values[j, v], values[j - 1, v] = values[j - 1, v], values[j, v]
+            j -= 1
+
+
+@njit(cache=True)
+def decided(st, alive: int, left: int) -> bool:
+    """Whether one of the first ``alive`` candidates leads every other by more win share than ``left`` more
+    playouts (each worth at most 1) could make up: it would be the pick whatever they gave."""
+    values = st.values
+    lead = 0
+    for c in range(1, alive):
+        if values[c, 0] > values[lead, 0]:
+            lead = c
+    for c in range(alive):
+        if c != lead and values[lead, 0] - values[c, 0] <= left + TIE:
+            return False
+    return True
