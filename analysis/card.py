@@ -46,6 +46,13 @@ class RunAnalysis:
         return [finding(stats.seat_label(s), d, e, self.threshold) for s, d, e in zip(t.index, t["diff_pp"], se)]
 
 
+    def seat_sd(self) -> float:
+        """One game's standard deviation of a seat effect in points, as this run measured it (the seat findings'
+        typical standard error times the square root of the games)."""
+        se = float(np.median([f.se for f in self.seat_findings()]))
+        return se * float(np.sqrt(self.run.n_games))
+
+
 def analyse(run: Run, min_effect: str | Threshold = "2") -> RunAnalysis:
     """Design check, seat balance, the seat + strategy model and the handicap for one run."""
     fair = stats.expected_share(run.players)
@@ -63,7 +70,7 @@ def seat_verdict(a: RunAnalysis) -> str:
         return ("Seat and strategy cannot be told apart: each strategy always sat in the same seat (fixed seating), "
                 "so no seat advantage is reported. Re-run with --seating random.")
     found = a.seat_findings()
-    big = [f for f in found if f.label in ("large", "inconclusive")]
+    big = [f for f in found if f.label in ("large", "about the threshold", "inconclusive")]
     rest = [f for f in found if f not in big]
     parts = [f"{f.what} {f.interval()}: {f.label}" for f in sorted(big, key=lambda f: -abs(f.estimate))]
     if rest:
@@ -159,9 +166,10 @@ def card_section(analyses: Sequence[RunAnalysis]) -> Section:
     """The balance card for one or several runs (e.g. 3, 4 and 5 players)."""
     thresholds = sorted({f"{a.threshold:.3g}" for a in analyses})
     blocks: list = [
-        f"Labels against a threshold of {' / '.join(thresholds)} pts of win rate (--min-effect): **large** = real and at "
-        "least the threshold; **small** = real, below it; **negligible** = shown to be below it; **inconclusive** = "
-        "more games needed. Win rates adjusted: seats for strategy, strategies for seat.",
+        f"Labels against a threshold of {' / '.join(thresholds)} pts of win rate (--min-effect), read off the 90% "
+        "interval: **large** = beyond the threshold; **about the threshold** = measured precisely and straddling it; "
+        "**small** = real, inside it; **negligible** = shown to be inside it; **inconclusive** = more games needed. "
+        "Win rates adjusted: seats for strategy, strategies for seat.",
         Plot("seat_ratio", plots.seat_ratio(analyses),
              "Seat win rate as a multiple of the fair share (1 = fair), 95% intervals; grey band: ± the threshold."),
         Table(pd.DataFrame([_headline_row(a) for a in analyses]).fillna("n/a"),

@@ -169,7 +169,7 @@ def standard_sections(run: Run, a: RunAnalysis | None = None) -> list[Section]:
     curve = stats.running_rate(p, seat=0)
     stopping = until_ci_note(run.manifest)
     out.append(Section("Sample size", [
-        stats.sample_size_note(n, run.n_players, p0=a.fair if 0 < a.fair < 1 else None),
+        stats.sample_size_note(n, a.threshold, a.seat_sd()),
         *([stopping] if stopping else []),
         Plot("convergence", plots.convergence(curve, a.fair, "Seat 1's win rate as games accumulate"),
              "The running estimate and its 95% interval from the games played so far."),

@@ -10,10 +10,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.power import NormalIndPower
 from statsmodels.stats.proportion import multinomial_proportions_confint, proportion_confint, proportion_effectsize
 
-from analysis.verdicts import finding
+from analysis.verdicts import Z90, finding, games_to_label
 from sim.core.errors import PlaytestError
 
 ALPHA = 0.05
@@ -122,34 +121,20 @@ def cohens_h(p1: float, p2: float) -> float:
     return float(proportion_effectsize(p1, p2))
 
 
-def min_detectable_effect(n_games: int, p0: float, n_tests: int = 1, alpha: float = ALPHA, power: float = POWER) -> float:
-    """Smallest rate deviation (as a proportion, upwards) a two-sided test over ``n_games`` finds with ``power``.
-
-    statsmodels' normal power for one sample (Cohen's h), Bonferroni over ``n_tests``.
-    """
-    if n_games <= 0:
-        return float("inf")
-    h = NormalIndPower().solve_power(nobs1=n_games, alpha=alpha / n_tests, power=power, ratio=0)
-    return float(math.sin(min(math.asin(math.sqrt(p0)) + h / 2, math.pi / 2)) ** 2 - p0)
-
-
-def games_needed(effect: float, p0: float, n_tests: int = 1, alpha: float = ALPHA, power: float = POWER) -> int:
-    """Games needed so a per-seat rate deviation of ``effect`` (proportion) is detected with ``power``."""
-    if effect <= 0:
-        raise PlaytestError(f"effect must be a positive rate difference, got {effect}; pass e.g. 0.01 for 1 point")
-    h = abs(cohens_h(min(p0 + effect, 1.0), p0))
-    return int(math.ceil(NormalIndPower().solve_power(effect_size=h, alpha=alpha / n_tests, power=power, ratio=0)))
-
-
-def sample_size_note(n_games: int, n_players: int, p0: float | None = None, effects_pp: tuple[float, ...] = (2.0, 1.0, 0.5)) -> str:
-    """Plain-language advice: what this run can resolve and how many games finer effects need."""
-    p0 = 1.0 / n_players if p0 is None else p0
-    mde = 100 * min_detectable_effect(n_games, p0, n_tests=n_players)
-    needs = ", ".join(f"{e:g}-point seat effect: {games_needed(e / 100, p0, n_tests=n_players):,} games" for e in effects_pp)
-    return (
-        f"With {n_games:,} games a seat effect of about {mde:.2f} percentage points is detected 80% of the time "
-        f"(two-sided 5% test per seat, Bonferroni over {n_players} seats). To resolve a {needs}."
-    )
+def sample_size_note(n_games: int, threshold: float, sd: float, what: str = "seat effect") -> str:
+    """Plain-language advice that answers the labels' question: how many games a true effect of a given size
+    needs to be labelled large, or negligible, with 80% probability (``sd``: one game's standard deviation of
+    the effect, in points, as the run measured it)."""
+    half = Z90 * sd / math.sqrt(n_games)
+    needs = []
+    for effect, want, name in ((2.0 * threshold, "large", "large"), (1.5 * threshold, "large", "large"),
+                               (0.0, "within", "negligible"), (0.5 * threshold, "within", "negligible")):
+        k = games_to_label(effect, sd, threshold, want, POWER)
+        needs.append(f"a true {what} of {effect:g} pts labelled {name}: {k:,} games" if k else
+                     f"a true {what} of {effect:g} pts labelled {name}: not reachable")
+    return (f"With {n_games:,} games each {what} is measured to ± {half:.2f} pts (90% interval; about {sd:.0f} pts "
+            f"of spread per game). Games needed for an 80% chance that, against the {threshold:.3g}-pt threshold, "
+            + "; ".join(needs) + ". An effect near the threshold needs many more games, and ends 'about the threshold'.")
 
 
 @dataclass
@@ -163,12 +148,11 @@ class SeatBalance:
     chi2: float
     p_value: float
     cohens_w: float
-    mde: float
     verdict: str
     threshold: float
 
 
-def seat_balance(players: pd.DataFrame, alpha: float = ALPHA, power: float = POWER, threshold: float = 2.0) -> SeatBalance:
+def seat_balance(players: pd.DataFrame, alpha: float = ALPHA, threshold: float = 2.0) -> SeatBalance:
     """Does seat order matter? Chi-square over win shares, per-seat binomial tests (Holm) and a practical
     label per seat against ``threshold`` (win-rate points)."""
     n_players = int(players["seat"].max()) + 1
@@ -188,17 +172,16 @@ def seat_balance(players: pd.DataFrame, alpha: float = ALPHA, power: float = POW
     reject, holm, _, _ = multipletests(raw, alpha=alpha, method="holm")
     table["p_holm"] = holm
     table["significant"] = reject
-    mde = min_detectable_effect(n_games, expected, n_tests=n_players, alpha=alpha, power=power) if 0 < expected < 1 else float("inf")
     se = 100.0 * np.sqrt(table["rate"] * (1 - table["rate"]) / table["n"])
     table["label"] = [finding("", d, e, threshold).label for d, e in zip(table["diff_pp"], se)]
-    return SeatBalance(table, n_games, n_players, expected, float(chi2), float(p), w, mde,
+    return SeatBalance(table, n_games, n_players, expected, float(chi2), float(p), w,
                        seat_verdict(table, n_games, expected, threshold), threshold)
 
 
 def seat_verdict(table: pd.DataFrame, n_games: int, expected: float, threshold: float) -> str:
     """One sentence a designer can act on: each seat's departure from the fair share, labelled by size."""
     order = table.reindex(table["diff_pp"].abs().sort_values(ascending=False).index)
-    big = order[order["label"].isin(["large", "inconclusive"])]
+    big = order[order["label"].isin(["large", "about the threshold", "inconclusive"])]
     head = [f"{seat_label(s)} wins {pct(r['rate'])} [{100 * r['lo']:.1f}, {100 * r['hi']:.1f}], "
             f"{r['diff_pp']:+.1f} pts against the fair {pct(expected)}: {r['label']}" for s, r in big.iterrows()]
     rest = order[~order.index.isin(big.index)]

@@ -1,5 +1,6 @@
-"""Practical verdicts: every finding labelled large, small, negligible or inconclusive against the
-designer's threshold (``--min-effect``), not by its p-value alone; and the number formats they print in.
+"""Practical verdicts: every finding labelled large, about the threshold, small, negligible or inconclusive
+against the designer's threshold (``--min-effect``) from its 90% interval, not by its p-value alone; the games a
+label needs; and the number formats they print in.
 """
 
 from __future__ import annotations
@@ -8,17 +9,24 @@ import math
 from dataclasses import dataclass
 
 from scipy import stats as sps
+from scipy.optimize import brentq
 
 from sim.core.errors import PlaytestError
 
 DEFAULT_MIN_EFFECT = "2"
-LABELS = ("large", "small", "negligible", "inconclusive")
+LABELS = ("large", "about the threshold", "small", "negligible", "inconclusive")
 MEANING = {
-    "large": "at least the threshold, and real (the 95% interval excludes 0)",
-    "small": "real but smaller than the threshold (the 90% interval lies inside ± the threshold)",
+    "large": "beyond the threshold (the whole 90% interval lies beyond ± the threshold)",
+    "about the threshold": "measured precisely (90% interval within ± a quarter of the threshold) and straddling it",
+    "small": "real but smaller than the threshold (the 90% interval lies inside ± the threshold, the 95% one excludes 0)",
     "negligible": "no effect found and equivalence shown (the 90% interval lies inside ± the threshold)",
     "inconclusive": "the data cannot tell whether it reaches the threshold: more games needed",
 }
+Z95 = float(sps.norm.ppf(0.975))
+Z90 = float(sps.norm.ppf(0.95))
+PRECISE = 0.25
+"""An interval straddling the threshold is 'about the threshold' when its 90% half-width is at most this share of
+the threshold: more games would only move the label across a line the effect sits on."""
 
 
 @dataclass(frozen=True)
@@ -76,26 +84,45 @@ class Finding:
 
 
 def label(estimate: float, se: float, threshold: float) -> str:
-    """large / small / negligible / inconclusive for an effect in points with standard error ``se``.
-
-    Equivalence is the two one-sided tests at 5% (TOST): the 90% interval lies inside ± threshold.
-    """
+    """The label of an effect in points with standard error ``se``, read off its 90% interval (symmetric: large
+    needs the whole interval beyond ± threshold, as negligible needs it inside, i.e. one-sided tests at 5%)."""
     if not (math.isfinite(estimate) and math.isfinite(se)):
         return "inconclusive"
-    z95, z90 = sps.norm.ppf(0.975), sps.norm.ppf(0.95)
-    real = abs(estimate) > z95 * se
-    inside = abs(estimate) + z90 * se < threshold
-    if real and abs(estimate) >= threshold:
+    size, half = abs(estimate), Z90 * se
+    if size - half >= threshold:
         return "large"
-    if inside:
-        return "small" if real else "negligible"
-    return "inconclusive"
+    if size + half < threshold:
+        return "small" if size > Z95 * se else "negligible"
+    return "about the threshold" if half <= PRECISE * threshold else "inconclusive"
+
+
+def label_power(effect: float, se: float, threshold: float, want: str) -> float:
+    """Probability that a true ``effect`` measured with standard error ``se`` is labelled ``want``
+    ('large', or 'negligible' / 'small' together as 'within')."""
+    if want == "large":
+        return float(sps.norm.cdf((effect - threshold) / se - Z90) + sps.norm.cdf((-threshold - effect) / se - Z90))
+    if want == "within":
+        return float(max(sps.norm.cdf((threshold - effect) / se - Z90) - sps.norm.cdf((-threshold - effect) / se + Z90), 0.0))
+    raise PlaytestError(f"label_power wants 'large' or 'within', not '{want}'")
+
+
+def games_to_label(effect: float, sd: float, threshold: float, want: str, power: float = 0.8) -> int | None:
+    """Games needed so a true ``effect`` (points) is labelled ``want`` ('large' or 'within' the threshold) with
+    probability ``power``, when one game gives a standard deviation ``sd`` (points); None if no number of games can."""
+    if (want == "large" and abs(effect) <= threshold) or (want == "within" and abs(effect) >= threshold) or not sd > 0:
+        return None
+    f = lambda log_n: label_power(effect, sd / math.exp(0.5 * log_n), threshold, want) - power  # noqa: E731
+    hi = 1.0
+    while f(hi) < 0:
+        hi *= 2
+        if hi > 200:
+            return None
+    return int(math.ceil(math.exp(brentq(f, 0.0, hi, xtol=1e-6)) - 1e-9)) if f(0.0) < 0 else 1
 
 
 def finding(what: str, estimate: float, se: float, threshold: float) -> Finding:
     """A Finding from an estimate (points) and its standard error, with the normal 95% interval."""
-    z = sps.norm.ppf(0.975)
-    return Finding(what, estimate, estimate - z * se, estimate + z * se, se, label(estimate, se, threshold), threshold)
+    return Finding(what, estimate, estimate - Z95 * se, estimate + Z95 * se, se, label(estimate, se, threshold), threshold)
 
 
 def fmt_p(p: float) -> str:

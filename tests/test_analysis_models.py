@@ -129,12 +129,28 @@ def test_same_game_differences_get_wider_clustered_intervals():
     assert clustered.estimate == pytest.approx(100 * (a.mean() - b.mean()))
 
 
+def test_large_needs_the_interval_beyond_the_threshold_and_a_precise_effect_at_it_is_named():
+    """Issue 21 item 4 on synthetic logs with a known answer. Seat 1 of 2 wins 52% (+2.0 pts, exactly the
+    threshold): after 200,000 games it is 'about the threshold', not 'inconclusive: more games needed' for ever.
+    Seat 1 at +2.9 pts over 3,000 games: the point estimate passes 2 but the 90% interval reaches below it, so it is
+    not 'large'."""
+    _, players = make_frames("sea_trade", 2, 200000, ["a", "b"], seat_weights=[0.52 / 0.48, 1.0], seed=44)
+    first = models.fit_model(players, threshold=2.0).seats.set_index("seat").loc[0]
+    assert 1.7 < first["effect"] < 2.3 and first["label"] == "about the threshold"
+    _, players = make_frames("sea_trade", 2, 3000, ["a", "b"], seat_weights=[0.529 / 0.471, 1.0], seed=45)
+    first = models.fit_model(players, threshold=2.0).seats.set_index("seat").loc[0]
+    assert first["effect"] >= 2.0 and first["effect"] - 1.645 * first["se"] < 2.0 and first["label"] == "inconclusive"
+
+
 def test_labels_thresholds_and_p_values():
     assert label(5.0, 0.5, 2.0) == "large"
     assert label(-0.4, 0.1, 2.0) == "small"
     assert label(0.1, 0.5, 2.0) == "negligible"
     assert label(1.0, 1.0, 2.0) == "inconclusive"
-    assert label(1.6, 0.25, 2.0) == "inconclusive"  # real, but the interval reaches the threshold
+    assert label(1.6, 0.25, 2.0) == "about the threshold"  # precise, and the 90% interval reaches the threshold
+    assert label(1.6, 0.6, 2.0) == "inconclusive"  # the same estimate, measured loosely
+    assert label(2.3, 0.25, 2.0) == "about the threshold" and label(-2.3, 0.25, 2.0) == "about the threshold"
+    assert label(2.5, 0.25, 2.0) == "large" and label(-2.5, 0.25, 2.0) == "large"  # 90% interval beyond ± 2
     f = finding("x", 3.0, 0.5, 2.0)
     assert f.interval() == "+3.0 pts [+2.0, +4.0]" and "pts" in f.sentence() and "%" not in f.sentence()
     assert fmt_p(0.0) == "< 1e-300" and fmt_p(1e-320) == "< 1e-300" and fmt_p(0.0123) == "0.0123"
