@@ -15,7 +15,7 @@ from analysis.card import RunAnalysis, analyse, card_section, design_sentence, s
 from analysis.load import Run, load_run
 from analysis.metrics import until_ci_note
 from analysis.sections import Plot, Section, Table, ci, describe_display, game_comparison, game_sections, rate_display
-from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding, finding, p_is
+from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding, Ledger, fdr, finding, p_is
 from sim.core.errors import PlaytestError, writable_dir
 
 
@@ -98,8 +98,8 @@ def strategy_section(a: RunAnalysis) -> Section | None:
                     "strategy": top["strategy"], "seat": top["seat"], "games": [f"{k:,}" for k in top["n"]],
                     "win rate": [stats.pct(r) for r in top["rate"]], "seat + strategy predicts": [stats.pct(r) for r in top["pred"]],
                     "departure": [f"{d:+.1f} pts" for d in top["departure"]]}),
-                    "Where seat + strategy does not add up: the cells furthest from the model (read these before the "
-                    "adjusted effects above, which average over seats)."))
+                    "Screening: where seat + strategy does not add up, the 5 cells furthest from the model, picked by "
+                    "their estimate (read these before the adjusted effects above, which average over seats)."))
         elif inter:
             blocks.append("Seat x strategy interaction: cannot be estimated with this seating design.")
         nb = m.neighbour
@@ -241,10 +241,10 @@ def write_report(run_dirs: Sequence[str | Path], out_dir: str | Path, min_effect
     from analysis.ladder import insert_ladders, ladder_sections
 
     runs = _load(run_dirs)
-    extra = ladder_sections(ladders, min_effect)
     writable_dir(out_dir)
+    sections, ledger = fdr(lambda: insert_ladders(build_sections(runs, min_effect), ladder_sections(ladders, min_effect)))
     title = " vs ".join(dict.fromkeys(r.title for r in runs)) + " balance report"
-    return _write(runs, insert_ladders(build_sections(runs, min_effect), extra), title, out_dir)
+    return _write(runs, state_tests(sections, ledger), title, out_dir)
 
 
 def write_ab_report(dir_a: Path, dir_b: Path, base: str, variant: str, out_dir: str | Path,
@@ -254,10 +254,20 @@ def write_ab_report(dir_a: Path, dir_b: Path, base: str, variant: str, out_dir: 
 
     runs = _load([dir_a, dir_b])
     writable_dir(out_dir)
-    section, line = ab_section(runs[0], runs[1], base, variant, min_effect)
-    analyses = [analyse(r, min_effect) for r in runs]
+
+    def build() -> tuple[list[Section], str]:
+        section, line = ab_section(runs[0], runs[1], base, variant, min_effect)
+        return [section, card_section([analyse(r, min_effect) for r in runs])] + comparison_sections(runs), line
+
+    (sections, line), ledger = fdr(build)
     title = f"{runs[0].title} A/B: {base} vs {variant}"
-    return _write(runs, [section, card_section(analyses)] + comparison_sections(runs), title, out_dir), line
+    return _write(runs, state_tests(sections, ledger), title, out_dir), line
+
+
+def state_tests(sections: list[Section], ledger: Ledger) -> list[Section]:
+    """Say, on the report's first section (its card), how many findings were labelled and at what cut-off."""
+    first = sections[0]
+    return [Section(first.title, first.blocks[:1] + [ledger.sentence()] + first.blocks[1:])] + sections[1:]
 
 
 def _remove_stale_figures(out: Path, written: set[str]) -> None:

@@ -18,7 +18,7 @@ from analysis.load import Run, load_run
 from analysis.metrics import (Estimate, Metric, Paired, estimate, headline_metrics, paired_difference, parse_metric,
                               study_like, until_ci_note)
 from analysis.sections import Plot, Section, Table
-from analysis.verdicts import DEFAULT_MIN_EFFECT, parse_min_effect
+from analysis.verdicts import DEFAULT_MIN_EFFECT, fdr, parse_min_effect
 from sim.core.errors import PlaytestError, writable_dir
 from sim.sweep import read_sweep
 
@@ -215,14 +215,14 @@ def write_sweep_report(root: str | Path, out: str | Path | None = None,
                        min_effect: str = DEFAULT_MIN_EFFECT) -> tuple[Path, str]:
     """Write the sweep report (index.html, report.md, PNGs) to ``out`` (default SWEEP/report); return its
     index.html and the one-line conclusion."""
-    from analysis.report import _write
+    from analysis.report import _write, state_tests
 
     sweep = load_sweep(root)
     out = Path(out) if out else sweep.root / "report"
     writable_dir(out)
-    sections = sweep_sections(sweep, min_effect)
+    sections, ledger = fdr(lambda: sweep_sections(sweep, min_effect))
     title = f"{sweep.runs[0].title} sweep over {sweep.axis_title}"
-    return _write(sweep.runs, sections, title, out), str(sections[0].blocks[0])
+    return _write(sweep.runs, state_tests(sections, ledger), title, out), str(sections[0].blocks[0])
 
 
 def sweep_width(metric_key: str) -> Callable[[Path], float]:

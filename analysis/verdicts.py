@@ -6,14 +6,21 @@ label needs; and the number formats they print in.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Callable, TypeVar
+
+import numpy as np
 
 from scipy import stats as sps
 from scipy.optimize import brentq
+from statsmodels.stats.multitest import multipletests
 
 from sim.core.errors import PlaytestError
 
 DEFAULT_MIN_EFFECT = "2"
+ALPHA = 0.05
+T = TypeVar("T")
 LABELS = ("large", "about the threshold", "small", "negligible", "inconclusive")
 MEANING = {
     "large": "beyond the threshold (the whole 90% interval lies beyond ± the threshold)",
@@ -83,17 +90,78 @@ class Finding:
         return f"{self.what}: {self.interval()}, {self.label} (threshold {self.threshold:g} pts)."
 
 
+def _claim_p(estimate: float, se: float, threshold: float) -> tuple[float, float, float]:
+    """p-values of the three claims a label can make: beyond the threshold (one-sided), inside it (TOST) and
+    different from 0 (two-sided)."""
+    size = abs(estimate)
+    beyond = float(sps.norm.sf((size - threshold) / se)) if se > 0 else float(size < threshold)
+    inside = float(sps.norm.sf((threshold - size) / se)) if se > 0 else float(size >= threshold)
+    real = float(2 * sps.norm.sf(size / se)) if se > 0 else float(size == 0)
+    return beyond, inside, real
+
+
 def label(estimate: float, se: float, threshold: float) -> str:
     """The label of an effect in points with standard error ``se``, read off its 90% interval (symmetric: large
-    needs the whole interval beyond ± threshold, as negligible needs it inside, i.e. one-sided tests at 5%)."""
+    needs the whole interval beyond ± threshold, as negligible needs it inside, i.e. one-sided tests at 5%).
+
+    Inside ``fdr()`` each test runs at the report's Benjamini-Hochberg cut-off instead of 5%."""
     if not (math.isfinite(estimate) and math.isfinite(se)):
         return "inconclusive"
-    size, half = abs(estimate), Z90 * se
-    if size - half >= threshold:
+    beyond, inside, real = _claim_p(estimate, se, threshold)
+    ledger = _LEDGER.get()
+    level = ALPHA if ledger is None else ledger.level(min(beyond, inside))
+    if beyond <= level:
         return "large"
-    if size + half < threshold:
-        return "small" if size > Z95 * se else "negligible"
-    return "about the threshold" if half <= PRECISE * threshold else "inconclusive"
+    if inside <= level:
+        return "small" if real <= level else "negligible"
+    return "about the threshold" if Z90 * se <= PRECISE * threshold else "inconclusive"
+
+
+@dataclass
+class Ledger:
+    """The findings a report labels: pass 1 records each one's p-value (its nearer claim: beyond or inside the
+    threshold), ``settle`` finds the Benjamini-Hochberg cut-off over them, pass 2 labels at that cut-off."""
+
+    p_values: list[float] = field(default_factory=list)
+    cutoff: float | None = None
+    n_tested: int = 0
+
+    def level(self, p: float) -> float:
+        """The level a claim is tested at: 5% while recording, the report's cut-off once settled."""
+        if self.cutoff is None:
+            self.p_values.append(p)
+            return ALPHA
+        return self.cutoff
+
+    def settle(self) -> bool:
+        """Fix the cut-off (the largest p-value BH rejects at 5%, or 0); True if any label changes with it."""
+        p = np.asarray(self.p_values, float)
+        self.n_tested = len(p)
+        reject = multipletests(p, alpha=ALPHA, method="fdr_bh")[0] if len(p) else np.zeros(0, bool)
+        self.cutoff = float(p[reject].max()) if reject.any() else 0.0
+        return bool(((p > self.cutoff) & (p <= ALPHA)).any())
+
+    def sentence(self) -> str:
+        return (f"This report labels {self.n_tested:,} findings. Their labels hold the false discovery rate at 5% across "
+                f"all of them (Benjamini-Hochberg): a label's test passes at p ≤ {fmt_p(self.cutoff)} instead of 5% each. "
+                "Tables marked 'screening' pick cells by their estimate: read them as leads, not findings.")
+
+
+_LEDGER: ContextVar[Ledger | None] = ContextVar("playtest_fdr_ledger", default=None)
+
+
+def fdr(build: Callable[[], T]) -> tuple[T, Ledger]:
+    """Run ``build`` (which labels findings) twice if needed: once to collect every finding's p-value, then again
+    with the Benjamini-Hochberg cut-off when it changes any label. Returns the result and the ledger."""
+    ledger = Ledger()
+    token = _LEDGER.set(ledger)
+    try:
+        out = build()
+        if ledger.settle():
+            out = build()
+    finally:
+        _LEDGER.reset(token)
+    return out, ledger
 
 
 def label_power(effect: float, se: float, threshold: float, want: str) -> float:

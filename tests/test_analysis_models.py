@@ -177,3 +177,39 @@ def test_handicap_recovers_a_planted_score_bonus():
     assert h.loc[0, "rate"] > 0.3
     gap = (h["rate"] - 0.25).abs().max()
     assert abs(h["joint_rate"] - 0.25).max() < gap / 3  # whole points equalise most of the gap
+
+
+def test_labels_hold_the_false_discovery_rate_across_a_report():
+    """Issue 21 item 5: 2,000 findings whose true effect is exactly the 2-pt threshold, each measured with a 0.6-pt
+    standard error (so about 5% of them reach 'large' by chance at 5% each); the known answer is that none is beyond
+    the threshold, so none is large, and the ledger's cut-off is statsmodels' Benjamini-Hochberg one."""
+    from statsmodels.stats.multitest import multipletests
+
+    from analysis.verdicts import fdr
+
+    rng = np.random.default_rng(46)
+    noise = rng.normal(2.0, 0.6, 2000)
+    nominal = [label(x, 0.6, 2.0) for x in noise]
+    assert nominal.count("large") > 60
+    labels, ledger = fdr(lambda: [label(x, 0.6, 2.0) for x in noise])
+    assert labels.count("large") == 0 and ledger.n_tested == 2000
+    from scipy import stats as sps
+    p = np.minimum(sps.norm.sf((np.abs(noise) - 2.0) / 0.6), sps.norm.sf((2.0 - np.abs(noise)) / 0.6))
+    reject = multipletests(p, method="fdr_bh")[0]
+    assert ledger.cutoff == pytest.approx(p[reject].max() if reject.any() else 0.0)
+    assert "labels 2,000 findings" in ledger.sentence() and "Benjamini-Hochberg" in ledger.sentence()
+
+
+def test_a_report_states_how_many_findings_it_labelled_and_labels_at_the_cutoff(tmp_path):
+    """Issue 21 item 5 on synthetic logs: the card says how many findings the report labelled and at what cut-off,
+    and every label printed is the label at that cut-off."""
+    from analysis.report import build_sections, state_tests
+    from analysis.verdicts import fdr
+
+    run = make_run("sea_trade", n_players=4, n_games=3000, strategies=POOL, seat_weights=SEAT_W, strengths=STRENGTH,
+                   seed=47)
+    sections, ledger = fdr(lambda: build_sections([run]))
+    card = state_tests(sections, ledger)[0]
+    text = " ".join(b for b in card.blocks if isinstance(b, str))
+    assert f"labels {ledger.n_tested:,} findings" in text and ledger.n_tested > 20
+    assert 0 < ledger.cutoff <= 0.05

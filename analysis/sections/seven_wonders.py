@@ -460,7 +460,8 @@ def tiles(run: Run, threshold: float) -> Section:
                                                                  f"active, by strategy ({n:,} games)", "strategy",
                                                          "tile", fmt="{:+.1f}", center=0.0, min_span=3.0,
                                                          cbar_label="points (adjusted)"),
-                           "Adjusted effect in points: games where the tile was active at least one turn against "
+                           f"Screening ({len(eff)} tile x strategy cells): adjusted effect in points: games where the "
+                           "tile was active at least one turn against "
                            "games where it never was, for the players who did not build it (seat, own strategy "
                            "and the strategies at the table held fixed; game-clustered). Where a tile was active, its "
                            "builder gave up a card for it, so the others share a small gain from that alone: compare "
@@ -472,7 +473,9 @@ def tiles(run: Run, threshold: float) -> Section:
                                           "adjusted [95% CI]": [f"{e:+.1f} pts [{lo:+.1f}, {hi:+.1f}]" for e, lo, hi
                                                                 in zip(shown["effect"], shown["lo"], shown["hi"])],
                                           "label": shown["label"]}),
-                            f"Tile effects on a strategy's win rate that reach the threshold ({threshold:g} pts), "
+                            f"Screening: the tile x strategy cells (of {len(eff)}) whose effect on a strategy's win rate "
+                            f"is labelled large against the threshold ({threshold:g} pts; labels at the report's "
+                            "false-discovery cut-off), "
                             "adjusted beside crude. Every tile binds every player (BABEL-ACTIVE-1), but its activity "
                             "depends on who built it when: these are associations with the adjustment beside them, "
                             "not measured causes (`playtest ab` with a tile switched off would measure one).")
