@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import patsy
 import statsmodels.api as sm
 from scipy import stats as sps
 from statsmodels.stats.contingency_tables import StratifiedTable
@@ -202,7 +203,7 @@ def fit_model(players: pd.DataFrame, threshold: float) -> Model | None:
     rows = min(g, DIAGNOSTIC_GAMES) * n
     interaction = _interaction(y[:rows], x[:rows], seat[:rows], strat[:rows], groups[:rows],
                                np.asarray(res.fittedvalues)[:rows], names, n, threshold)
-    neighbour = _neighbour(y[:rows], x[:rows], codes[:rows // n], groups[:rows], names, n, threshold)
+    neighbour = _neighbour(y[:rows], codes[:rows // n], groups[:rows], names, n, threshold)
     return Model(fair, g, seats, strategies, best_gap, range_gap, interaction, neighbour)
 
 
@@ -234,28 +235,54 @@ def _interaction(y, x, seat, strat, groups, pred, names, n, threshold) -> dict:
             "cells": cells, "largest": largest}
 
 
-def _neighbour(y, x, codes, groups, names, n, threshold) -> dict:
-    """Does the strategy seated just before you (it plays just before you) change your win rate, beyond
-    which strategies you face? Opponent counts per strategy are controlled for; the largest effect is labelled.
-    """
+def independent_columns(x: np.ndarray, tol: float = 1e-9) -> list[int]:
+    """Indices of the columns of ``x`` that are not linear combinations of earlier ones (aliased columns dropped,
+    in order), from the Gram matrix so a million-row design costs one product."""
+    gram = x.T @ x
+    keep: list[int] = []
+    for j in range(x.shape[1]):
+        resid = gram[j, j]
+        if keep:
+            resid -= gram[j, keep] @ np.linalg.lstsq(gram[np.ix_(keep, keep)], gram[keep, j], rcond=None)[0]
+        if resid > tol * max(gram[j, j], 1e-300):
+            keep.append(j)
+    return keep
+
+
+def formula_fit(formula: str, data: pd.DataFrame, groups: np.ndarray):
+    """OLS of a patsy formula on ``data`` with game-clustered errors, after dropping columns aliased with earlier
+    ones (e.g. opponents-present counts that the lineup fixes). Returns the fit and its column names."""
+    y, x = patsy.dmatrices(formula, data, return_type="dataframe")
+    keep = independent_columns(x.to_numpy())
+    res = cluster_ols(y.to_numpy().ravel(), x.iloc[:, keep].to_numpy(), groups)
+    return res, [str(x.columns[j]) for j in keep]
+
+
+def _neighbour(y, codes, groups, names, n, threshold) -> dict:
+    """Does the strategy seated just before you (it plays just before you) change your win rate, rather than
+    sitting elsewhere at the table? win_share ~ C(seat, Sum) + C(strategy, Sum) + opponents present per strategy +
+    C(before, Sum); aliased columns are dropped, so 'not identified' means the design truly cannot tell."""
     k = len(names)
     if k < 2 or n < 3:
         return {}
     own = codes.ravel()
     present = np.stack([(codes == j).sum(axis=1) for j in range(k)], axis=1)
     opponents = np.repeat(present, n, axis=0) - (own[:, None] == np.arange(k)[None, :])
-    before = np.roll(codes, 1, axis=1).ravel()
-    xn = np.column_stack([x, opponents[:, :-1], _deviation(before, k)])
-    if not _full_rank(xn):
+    frame = pd.DataFrame({"y": y, "seat": np.tile(np.arange(n), len(codes)), "strategy": own,
+                          "before": np.roll(codes, 1, axis=1).ravel(),
+                          **{f"opp{j}": opponents[:, j] for j in range(k)}})
+    formula = "y ~ C(seat, Sum) + C(strategy, Sum) + " + " + ".join(f"opp{j}" for j in range(k)) + " + C(before, Sum)"
+    res, columns = formula_fit(formula, frame, groups)
+    block = [i for i, c in enumerate(columns) if c.startswith("C(before")]
+    if len(block) < k - 1:
         return {"identified": False}
-    res = cluster_ols(y, xn, groups)
-    first = x.shape[1] + k - 1
-    r = np.zeros((k - 1, xn.shape[1]))
-    r[:, first:] = np.eye(k - 1)
+    r = np.zeros((k - 1, len(columns)))
+    r[np.arange(k - 1), block] = 1.0
     wald = res.wald_test(r, scalar=True, use_f=False)
-    table, est, _ = _effects(res, slice(first, xn.shape[1]), names, threshold, "seated just after")
+    table, est, _ = _effects(res, slice(block[0], block[-1] + 1), names, threshold, "seated just after")
     top = table.iloc[int(np.abs(est).argmax())]
-    largest = finding(f"seated just after {top['level']}", float(top["effect"]), float(top["se"]), threshold)
+    largest = finding(f"seated just after {top['level']} (rather than elsewhere at the table)", float(top["effect"]),
+                      float(top["se"]), threshold)
     return {"identified": True, "chi2": float(wald.statistic), "p": float(wald.pvalue), "table": table,
             "largest": largest}
 

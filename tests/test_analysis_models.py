@@ -78,10 +78,29 @@ def test_planted_neighbour_effect_is_flagged_and_absent_one_is_not():
     _, players = make_frames("sea_trade", 4, 30000, pool, after={"c": 0.4}, seed=36)
     diag = models.fit_model(players, threshold=2.0).neighbour
     top = diag["largest"]
-    assert top.what == "seated just after c" and top.estimate < -2 and top.label == "large"
+    assert top.what == "seated just after c (rather than elsewhere at the table)" and top.estimate < -2
+    assert top.label == "large"
     _, players = make_frames("sea_trade", 4, 30000, pool, strengths={s: 1.0 + (s == "a") for s in pool}, seed=37)
     diag = models.fit_model(players, threshold=2.0).neighbour
     assert diag["largest"].label in ("negligible", "small")  # a strong opponent is not mistaken for a neighbour
+
+
+@pytest.mark.parametrize("game, n, pool", [("sea_trade", 4, ["trader", "raider", "random", "trader"]),
+                                           ("bus", 5, ["a", "b", "c", "d", "e"])])
+def test_a_neighbour_effect_is_identified_when_the_pool_fills_the_seats(game, n, pool):
+    """Issue 21 item 2: the pool equals the seats (a fixed multiset, seated at random), so the opponents-present
+    columns are aliased with own strategy; they are dropped and the planted effect of sitting just after the second
+    strategy of the pool (odds x 1.8) is found and labelled large, where it used to read 'cannot be estimated'."""
+    _, players = make_frames(game, n, 20000, pool, after={pool[1]: 1.8}, seed=48)
+    diag = models.fit_model(players, threshold=2.0).neighbour
+    assert diag["identified"] and diag["largest"].what.startswith(f"seated just after {pool[1]} ")
+    assert diag["largest"].estimate > 2 and diag["largest"].label == "large" and diag["p"] < 1e-6
+
+
+def test_a_neighbour_effect_is_not_identified_with_two_seats_only_when_truly_so():
+    """With one strategy, or two seats (the seat before you is your only opponent), there is no neighbour contrast."""
+    _, players = make_frames("sea_trade", 2, 2000, ["a", "b"], seed=49)
+    assert models.fit_model(players, threshold=2.0).neighbour == {}
 
 
 def test_cyclic_seating_fails_the_design_check_and_random_passes():
