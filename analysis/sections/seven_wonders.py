@@ -18,7 +18,7 @@ import pandas as pd
 
 from analysis import plots, stats
 from analysis.load import Run
-from analysis.models import association, cluster_ols, _deviation, _effects
+from analysis.models import association, cluster_ols, formula_fit, _deviation, _effects
 from analysis.sections import (Block, Plot, Section, Table, ci, describe_display, missing_columns,
                                rate_display, skip_note)
 from analysis.verdicts import Finding, finding
@@ -77,35 +77,67 @@ def neighbour_table(players: pd.DataFrame) -> pd.DataFrame:
                         index=players.index)
 
 
-def neighbour_model(players: pd.DataFrame, threshold: float) -> dict[str, pd.DataFrame] | None:
-    """win_share ~ seat + own strategy + opponents present + left strategy + right strategy (deviation coded,
-    game-clustered): the left and right neighbour effects in points beyond which strategies sit at the table."""
+POSITIONS = ("absent", "left", "right", "both sides", "across", "beside and across")
+"""Where strategy X sits relative to a player: nowhere among the opponents; on exactly one side (and nowhere else);
+on both sides; only at a seat not next to the player (across); next to and across from the player (a repeated X)."""
+CONTRASTS = {"adjacent vs absent": ({"left": 0.5, "right": 0.5}, "absent"),
+             "across vs absent": ({"across": 1.0}, "absent"),
+             "adjacent vs across": ({"left": 0.5, "right": 0.5}, "across"),
+             "left vs right": ({"left": 1.0}, "right")}
+"""The named contrasts: 'adjacent' is one neighbour playing X (the mean of X on the left and X on the right)."""
+
+
+def neighbour_positions(players: pd.DataFrame, strategy: str) -> np.ndarray:
+    """Per player row: where ``strategy`` sits among its opponents (one of POSITIONS; three or more seats)."""
     n = int(players["seat"].max()) + 1
-    cat = pd.Categorical(players["strategy"].astype(str))
-    names, k = [str(c) for c in cat.categories], len(cat.categories)
-    if k < 2 or n < 3:
+    x = (players["strategy"].astype(str).to_numpy() == strategy).reshape(-1, n)
+    left, right = np.roll(x, -1, axis=1), np.roll(x, 1, axis=1)
+    others = x.sum(axis=1, keepdims=True) - x - left - right
+    across = others > 0
+    side = np.where(left & right, "both sides", np.where(left, "left", np.where(right, "right", "")))
+    pos = np.where(side == "", np.where(across, "across", "absent"),
+                   np.where(across, "beside and across", side))
+    return pos.ravel()
+
+
+def neighbour_contrasts(players: pd.DataFrame, threshold: float) -> pd.DataFrame | None:
+    """Per strategy X, the named contrasts of a player's win rate (points) by where X sits: win_share ~ C(seat, Sum)
+    + C(strategy, Sum) + C(position of X, reference absent), game-clustered, aliased columns dropped. Random seating
+    makes each a causal contrast; a contrast whose positions never occur is None (not identified)."""
+    n = int(players["seat"].max()) + 1
+    names = sorted(players["strategy"].astype(str).unique())
+    if len(names) < 2 or n < 3:
         return None
-    own = np.asarray(cat.codes, np.int64)
-    codes = own.reshape(-1, n)
-    present = np.stack([(codes == j).sum(axis=1) for j in range(k)], axis=1)
-    opponents = np.repeat(present, n, axis=0) - (own[:, None] == np.arange(k)[None, :])
-    left, right = np.roll(codes, -1, axis=1).ravel(), np.roll(codes, 1, axis=1).ravel()
-    seat = players["seat"].to_numpy(np.int64)
-    x = np.column_stack([np.ones(len(own)), _deviation(seat, n), _deviation(own, k), opponents[:, :-1],
-                         _deviation(left, k), _deviation(right, k)])
-    if np.linalg.matrix_rank(x.T @ x) < x.shape[1]:
-        return None
-    res = cluster_ols(players["win_share"].to_numpy(float), x, players["game_index"].to_numpy())
-    start = 1 + (n - 1) + (k - 1) + (k - 1)
-    out = {}
-    for side, first in (("left", start), ("right", start + k - 1)):
-        table, _, _ = _effects(res, slice(first, first + k - 1), names, threshold, f"{side} neighbour plays")
-        out[side] = table
-    return out
+    rows = []
+    groups = players["game_index"].to_numpy()
+    for x in names:
+        pos = neighbour_positions(players, x)
+        seen = set(pos)
+        ref = "absent" if "absent" in seen else max(seen, key=lambda v: (pos == v).sum())
+        frame = pd.DataFrame({"y": players["win_share"].to_numpy(float), "seat": players["seat"].to_numpy(),
+                              "strategy": players["strategy"].astype(str).to_numpy(), "pos": pos})
+        res, columns = formula_fit(f"y ~ C(seat, Sum) + C(strategy, Sum) + C(pos, Treatment('{ref}'))", frame, groups)
+        coef = {c.split("[T.")[1].rstrip("]"): i for i, c in enumerate(columns) if c.startswith("C(pos")}
+        row = {"strategy": x}
+        for name, (plus, minus) in CONTRASTS.items():
+            levels = [*plus, minus]
+            if not all(v == ref or v in coef for v in levels):
+                row[name] = None
+                continue
+            weights = np.zeros(len(columns))
+            for v, w in plus.items():
+                weights[coef[v]] += w if v != ref else 0.0
+            if minus != ref:
+                weights[coef[minus]] -= 1.0
+            est = 100.0 * float(weights @ res.params)
+            se = 100.0 * float(np.sqrt(max(weights @ res.cov_params() @ weights, 0.0)))
+            row[name] = finding(f"{x}: {name}", est, se, threshold)
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def neighbours(run: Run, threshold: float) -> Section:
-    """SW-STUDY-2: win rate by the left and right neighbours' strategies, raw and adjusted."""
+    """SW-STUDY-2: win rate by the left and right neighbours' strategies, raw, and the named contrasts."""
     p, n = run.players, run.n_games
     nb = neighbour_table(p)
     blocks: list[Block] = [
@@ -116,23 +148,24 @@ def neighbours(run: Run, threshold: float) -> Section:
         t = stats.win_rates(p.assign(nb=nb[side].to_numpy()), "nb")
         blocks.append(Table(rate_display(t, f"{side} neighbour's strategy"),
                             f"Raw win rate of a player by the strategy of the {side} neighbour ({n:,} games)."))
-    model = neighbour_model(p, threshold)
+    model = neighbour_contrasts(p, threshold)
     if model is None:
-        blocks.append("Neighbour effects cannot be separated from the strategies with this seating (one strategy, "
-                      "or fewer than 3 seats).")
+        blocks.append("Neighbour contrasts need at least two strategies and three seats.")
         return Section("Neighbours", blocks)
-    rows = []
-    for side in ("left", "right"):
-        t = model[side]
-        rows += [finding(f"{side} neighbour plays {lv}", e, s, threshold)
-                 for lv, e, s in zip(t["level"], t["effect"], t["se"])]
-    blocks.append(Table(_findings_frame(rows, "neighbour"),
-                        "Adjusted: win-rate points of a player against the average neighbour, from OLS on win share "
-                        "with seat, own strategy, the strategies present at the table, and both neighbours' "
-                        "strategies (errors clustered by game)."))
-    big = [f for f in rows if f.label == "large"]
-    blocks.append(("Large neighbour effects: " + "; ".join(f"{f.what} {f.interval()}" for f in big) + "."
-                   if big else f"No neighbour effect reaches the threshold ({threshold:g} pts)."))
+    cell = lambda f: f"{f.interval()} {f.label}" if f is not None else "not identified"  # noqa: E731
+    blocks.append(Table(pd.DataFrame({"strategy X": model["strategy"],
+                                      **{name: [cell(f) for f in model[name]] for name in CONTRASTS}}),
+                        f"Named contrasts ({run.n_players} players): a player's win rate in points when strategy X sits "
+                        "beside them (one neighbour plays X: the mean of X on the left and X on the right), across "
+                        "the table (X plays but not next to them), or not at all (the reference: 'absent', X's seats "
+                        "taken by the rest of the pool as the random seating draws them); left = seat + 1. Adjusted "
+                        "for own seat and strategy, errors clustered by game; random seating makes each a causal "
+                        "contrast. 'Not identified': that position never occurs (no seat across at 3 players, or X "
+                        "at every table)."))
+    found = [f for name in CONTRASTS for f in model[name] if f is not None]
+    big = [f for f in found if f.label == "large"]
+    blocks.append(("Large neighbour contrasts: " + "; ".join(f"{f.what} {f.interval()}" for f in big) + "."
+                   if big else f"No neighbour contrast is labelled large (threshold {threshold:g} pts)."))
     cross = p.assign(left=nb["left"].to_numpy()).pivot_table(index="strategy", columns="left", values="win_share",
                                                              aggfunc="mean", observed=True)
     blocks.append(Plot("left_neighbour", plots.heatmap(cross, f"Win rate by own strategy and left neighbour ({n:,} games)",
