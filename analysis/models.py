@@ -287,6 +287,73 @@ def _neighbour(y, codes, groups, names, n, threshold) -> dict:
             "largest": largest}
 
 
+LOGIT_GAMES = 20_000
+"""The conditional logit check uses the first this-many games with a single winner: statsmodels' ConditionalLogit
+walks games one by one in Python, and this sample already resolves interactions of the threshold's size."""
+
+
+def seat_strategy_table(players: pd.DataFrame) -> pd.DataFrame:
+    """Win rate of each strategy in each seat with its Wilson 95% interval (one row per game in a cell)."""
+    from analysis.stats import wilson
+
+    g = players.groupby([players["strategy"].astype(str), "seat"], observed=True)["win_share"].agg(["count", "sum"])
+    lo, hi = wilson(g["sum"], g["count"])
+    return pd.DataFrame({"n": g["count"], "rate": g["sum"] / g["count"], "lo": lo, "hi": hi}, index=g.index)
+
+
+def seat_strategy_logit(players: pd.DataFrame, max_games: int = LOGIT_GAMES) -> dict:
+    """Seat x strategy interactions on the odds scale: a conditional logit of winning (statsmodels ConditionalLogit,
+    games as strata, so P(this player wins | one winner) = exp(x b) / sum over the table) on seat, strategy and their
+    interactions (deviation coded). Each cell's interaction is its odds multiplier beyond seat and strategy; the Wald
+    test asks whether any is not 1. Games with shared wins are left out (the model needs one winner)."""
+    from statsmodels.discrete.conditional_models import ConditionalLogit
+
+    codes, names, n = _codes(players)
+    k = len(names)
+    if k < 2 or n < 2:
+        return {}
+    won = players["win_share"].to_numpy(float).reshape(-1, n)
+    single = np.flatnonzero(np.isclose(won.max(axis=1), 1.0))[:max_games]
+    seat = np.tile(np.arange(n), len(single))
+    strat = codes[single].ravel()
+    ds, dk = _deviation(seat, n), _deviation(strat, k)
+    inter = np.column_stack([ds[:, i] * dk[:, j] for i in range(n - 1) for j in range(k - 1)])
+    x = np.column_stack([ds, dk, inter])
+    if independent_columns(x) != list(range(x.shape[1])):
+        return {"identified": False}
+    res = ConditionalLogit(won[single].ravel(), x, groups=np.repeat(single, n)).fit(disp=False, maxiter=200)
+    first = (n - 1) + (k - 1)
+    r = np.zeros((inter.shape[1], x.shape[1]))
+    r[:, first:] = np.eye(inter.shape[1])
+    wald = res.wald_test(r, scalar=True)
+    cells = np.kron(_all_levels(n), _all_levels(k))  # [seat, strategy] rows -> interaction coefficients
+    lmat = np.zeros((n * k, x.shape[1]))
+    lmat[:, first:] = cells
+    est = lmat @ res.params
+    se = np.sqrt(np.clip(np.diag(lmat @ res.cov_params() @ lmat.T), 0, None))
+    table = pd.DataFrame({"seat": np.repeat(np.arange(n) + 1, k), "strategy": np.tile(names, n), "log_or": est,
+                          "lo": est - Z95 * se, "hi": est + Z95 * se})
+    return {"identified": True, "games": len(single), "chi2": float(np.asarray(wald.statistic).ravel()[0]),
+            "df": int(r.shape[0]), "p": float(wald.pvalue), "cells": table}
+
+
+def scale_check(lpm_cells: pd.DataFrame, logit: dict, threshold: float) -> pd.DataFrame:
+    """The linear model's cells furthest from seat + strategy, each beside its odds multiplier from the conditional
+    logit: a departure in points with no departure in odds (interval around 1) is a scale artefact (odds that
+    multiply add up unevenly in points), not an interaction."""
+    odds = logit["cells"].set_index(["strategy", "seat"])
+    top = lpm_cells[lpm_cells["departure"].abs() >= threshold].head(8)
+    rows = []
+    for r in top.itertuples():
+        o = odds.loc[(r.strategy, r.seat)]
+        real = o["lo"] > 0 or o["hi"] < 0
+        rows.append({"strategy": r.strategy, "seat": r.seat, "departure (points, linear model)": f"{r.departure:+.1f}",
+                     "odds multiplier beyond seat and strategy [95% CI]":
+                         f"{np.exp(o['log_or']):.2f} [{np.exp(o['lo']):.2f}, {np.exp(o['hi']):.2f}]",
+                     "reading": "interaction on both scales" if real else "scale artefact (none on the odds scale)"})
+    return pd.DataFrame(rows)
+
+
 @dataclass
 class Association:
     """A group difference within the same games: crude and adjusted (points, clustered), and odds ratios."""

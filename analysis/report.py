@@ -102,6 +102,7 @@ def strategy_section(a: RunAnalysis) -> Section | None:
                     "their estimate (read these before the adjusted effects above, which average over seats)."))
         elif inter:
             blocks.append("Seat x strategy interaction: cannot be estimated with this seating design.")
+        blocks += seat_by_strategy_blocks(a)
         nb = m.neighbour
         if nb.get("identified"):
             f = nb["largest"]
@@ -133,6 +134,32 @@ def strategy_section(a: RunAnalysis) -> Section | None:
         Plot("head_to_head", plots.head_to_head(stats.head_to_head_matrix(h2h), n, order), "Head-to-head matrix, strongest first."),
     ]
     return Section("Strategies", blocks)
+
+
+def seat_by_strategy_blocks(a: RunAnalysis) -> list:
+    """The seat x strategy win-rate table, and the linear model's interaction cells checked against a conditional
+    logit with games as strata (is a departure in points also one in odds, or an artefact of the scale?)."""
+    cells = models.seat_strategy_table(a.run.players)
+    frame = pd.DataFrame({(s, seat): ci(r.rate, r.lo, r.hi) for (s, seat), r in cells.iterrows()}, index=[0]).T
+    frame = frame[0].unstack().reindex(list(a.model.strategies["strategy"]) if a.model is not None else None)
+    frame.columns = [stats.seat_label(int(c)) for c in frame.columns]
+    blocks: list = [Table(frame.reset_index(names="strategy").fillna("never sat here"),
+                          "Win rate of each strategy in each seat (raw, Wilson 95% intervals; a strategy's seat "
+                          "advantage is the difference along its row).")]
+    inter = a.model.interaction if a.model is not None else {}
+    if not inter.get("identified"):
+        return blocks
+    logit = models.seat_strategy_logit(a.run.players)
+    if not logit.get("identified"):
+        return blocks + ["Conditional logit check: the seating design does not identify seat x strategy odds."]
+    blocks.append(f"Check on the odds scale (conditional logit of winning, games as strata, first {logit['games']:,} "
+                  f"games with one winner): seat x strategy Wald chi2 = {logit['chi2']:.1f}, df = {logit['df']}, "
+                  f"{p_is(logit['p'])}.")
+    check = models.scale_check(inter["cells"], logit, a.threshold)
+    if len(check):
+        blocks.append(Table(check, "Screening: the linear model's cells at least the threshold from seat + strategy, "
+                                   "each beside its odds multiplier from the conditional logit (1 = no interaction)."))
+    return blocks
 
 
 def standard_sections(run: Run, a: RunAnalysis | None = None) -> list[Section]:
