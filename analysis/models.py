@@ -394,26 +394,38 @@ def association(players: pd.DataFrame, games: pd.DataFrame, flag: np.ndarray, wh
         res = cluster_ols(centred["y"].to_numpy(), centred[["f"]].to_numpy(), groups)
         adjusted = finding(what + " (adjusted)", 100 * res.params[0], 100 * res.bse[0], threshold)
     won = players["won"].to_numpy() > 0
-    return Association(crude, adjusted, _odds(won, flag, np.zeros_like(strata)), _odds(won, flag, strata),
+    return Association(crude, adjusted, _odds(won, flag, np.zeros_like(strata), groups), _odds(won, flag, strata, groups),
                        "strategy, seat and game length")
 
 
-def _odds(won: np.ndarray, flag: np.ndarray, strata: np.ndarray) -> tuple[float, float, float] | None:
-    """Mantel-Haenszel pooled odds ratio of winning (flag vs not) over strata, with its 95% interval."""
-    frame = pd.DataFrame({"s": strata, "f": flag, "w": won})
-    counts = frame.groupby(["s", "f", "w"]).size().unstack(["f", "w"], fill_value=0)
-    tables = []
-    for _, row in counts.iterrows():
-        t = np.array([[row.get((True, True), 0), row.get((True, False), 0)],
-                      [row.get((False, True), 0), row.get((False, False), 0)]], float)
-        if t[0].sum() > 0 and t[1].sum() > 0:
-            tables.append(t)
-    if not tables:
+JACKKNIFE_BLOCKS = 20
+"""Blocks of games (by game index) the Mantel-Haenszel interval is jackknifed over, so it is clustered by game."""
+
+
+def _odds(won: np.ndarray, flag: np.ndarray, strata: np.ndarray, games: np.ndarray) -> tuple[float, float, float] | None:
+    """Mantel-Haenszel pooled odds ratio of winning (flag vs not) over strata (statsmodels), with a 95% interval
+    from a delete-one-block jackknife over blocks of games (rows of one game are not independent)."""
+    frame = pd.DataFrame({"b": np.asarray(games) % JACKKNIFE_BLOCKS, "s": strata, "f": flag, "w": won})
+    counts = frame.groupby(["b", "s", "f", "w"]).size().unstack(["f", "w"], fill_value=0)
+    cells = np.stack([counts.get((f, w), pd.Series(0, index=counts.index)).to_numpy(float)
+                      for f, w in ((True, True), (True, False), (False, True), (False, False))], axis=1)
+    per_block = pd.DataFrame(cells, index=counts.index)
+
+    def pooled(rows: pd.DataFrame) -> float:
+        t = rows.groupby(level="s").sum().to_numpy()
+        t = t[(t[:, 0] + t[:, 1] > 0) & (t[:, 2] + t[:, 3] > 0)]
+        if not len(t):
+            return np.nan
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return float(StratifiedTable(t.reshape(-1, 2, 2).transpose(1, 2, 0)).oddsratio_pooled)
+
+    ratio = pooled(per_block)
+    blocks = per_block.index.get_level_values("b")
+    leave = np.log([pooled(per_block[blocks != k]) for k in np.unique(blocks)])
+    if not (np.isfinite(ratio) and ratio > 0 and np.isfinite(leave).all() and len(leave) > 1):
         return None
-    with np.errstate(divide="ignore", invalid="ignore"):
-        st = StratifiedTable(np.dstack(tables))
-        ratio, (lo, hi) = float(st.oddsratio_pooled), st.oddsratio_pooled_confint()
-    return (ratio, float(lo), float(hi)) if np.isfinite([ratio, lo, hi]).all() else None
+    se = float(np.sqrt((len(leave) - 1) / len(leave) * ((leave - leave.mean()) ** 2).sum()))
+    return ratio, float(np.exp(np.log(ratio) - Z95 * se)), float(np.exp(np.log(ratio) + Z95 * se))
 
 
 def paired_difference(players: pd.DataFrame, flag: np.ndarray, what: str, threshold: float) -> Finding | None:

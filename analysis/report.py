@@ -106,8 +106,8 @@ def strategy_section(a: RunAnalysis) -> Section | None:
         nb = m.neighbour
         if nb.get("identified"):
             f = nb["largest"]
-            blocks.append(f"Neighbour effect{sample} (the strategy seated just before a player, beyond which strategies it "
-                          f"faces): Wald chi2 = {nb['chi2']:.1f}, {p_is(nb['p'])}; largest: {f.what} {f.interval()}, {f.label}."
+            blocks.append(f"Neighbour effect{sample} (the strategy seated just before a player rather than elsewhere at "
+                          f"the table, the strategies it faces held fixed): Wald chi2 = {nb['chi2']:.1f}, {p_is(nb['p'])}; largest: {f.what} {f.interval()}, {f.label}."
                           + (" Who sits before whom matters here, so a fixed or rotated seating would bias strategy "
                              "comparisons." if f.label == "large" else ""))
         elif nb:

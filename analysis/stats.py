@@ -41,19 +41,40 @@ def wilson(successes, n, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
 
 
 def rate_table(df: pd.DataFrame, by: str, success: str, expected: float | None = None) -> pd.DataFrame:
-    """Per group of ``by``: rows n, success sum, rate, Wilson 95% lo/hi, ± half-width, vs expected."""
+    """Per group of ``by``: rows n, success sum, rate, Wilson 95% lo/hi, ± half-width, vs expected. Where a group
+    holds several rows of one game the interval is clustered by game (Wilson on the effective sample size)."""
     if by not in df.columns or success not in df.columns:
         raise PlaytestError(f"rate_table needs columns '{by}' and '{success}'; pass names present in the log")
     g = df.groupby(by, observed=True, sort=True)[success].agg(["count", "sum"])
     g.columns = ["n", "successes"]
     g["successes"] = g["successes"].astype(float)
     g["rate"] = g["successes"] / g["n"]
-    g["lo"], g["hi"] = wilson(g["successes"], g["n"])
+    deff = design_effect(df, by, success, g["rate"]) if "game_index" in df.columns else 1.0
+    g["lo"], g["hi"] = wilson(g["successes"] / deff, g["n"] / deff)
     g["pm"] = (g["hi"] - g["lo"]) / 2.0
     if expected is not None:
         g["expected"] = expected
         g["diff_pp"] = 100.0 * (g["rate"] - expected)
     return g
+
+
+def design_effect(df: pd.DataFrame, by: str, value: str, rate: pd.Series) -> pd.Series | float:
+    """Per group: the game-clustered variance of its rate over the variance if its rows were independent (1 where
+    no game gives the group two rows). Dividing n by it gives the effective sample size for a Wilson interval."""
+    per_game = df.groupby([by, "game_index"], observed=True)[value].agg(["count", "sum"])
+    if (per_game["count"] <= 1).all():
+        return 1.0
+    group = per_game.index.get_level_values(0)
+    resid = (per_game["sum"].to_numpy(float) - rate.reindex(group).to_numpy() * per_game["count"].to_numpy()) ** 2
+    games = pd.Series(1, index=group).groupby(level=0, observed=True).sum().reindex(rate.index)
+    n = df.groupby(by, observed=True)[value].count().reindex(rate.index)
+    clustered = pd.Series(resid, index=group).groupby(level=0, observed=True).sum().reindex(rate.index) \
+        * games / (games - 1).clip(lower=1) / n ** 2
+    mean_sq = (df[value].astype(float) ** 2).groupby(df[by], observed=True).mean().reindex(rate.index)
+    iid = (mean_sq - rate ** 2).clip(lower=0) / n
+    shared = per_game["count"].groupby(level=0, observed=True).max().reindex(rate.index) > 1
+    deff = (clustered / iid).where((iid > 0) & (games > 1) & shared, 1.0)
+    return deff.clip(lower=1e-6).fillna(1.0)
 
 
 def expected_share(players: pd.DataFrame) -> float:

@@ -258,3 +258,26 @@ def test_seat_advantage_per_strategy_is_tabled_and_checked_on_the_odds_scale():
     a = analyse(run, "1")
     check = [b for b in seat_by_strategy_blocks(a) if isinstance(b, Table)][-1].frame
     assert len(check) and set(check["reading"]) == {"scale artefact (none on the odds scale)"}
+
+
+def test_mantel_haenszel_interval_is_clustered_by_game():
+    """Issue 21 item 12. A flag shared by every player of a game (say 'a long game'), one winner per game: flagged
+    rows win exactly a quarter of the time in every game, so the odds ratio is exactly 1 with no uncertainty at all
+    (the known answer); an interval treating rows as independent would be about ± 10% wide. A flag drawn per row
+    keeps an interval close to the independent one."""
+    from statsmodels.stats.contingency_tables import StratifiedTable
+
+    run = make_run("sea_trade", n_players=4, n_games=6000, strategies=POOL, seat_weights=SEAT_W, seed=52)
+    p = run.players
+    flag = (p["game_index"].to_numpy() % 3 == 0)
+    a = models.association(p, run.games, flag, "long game", threshold=2.0)
+    ratio, lo, hi = a.odds_crude
+    assert ratio == pytest.approx(1.0) and hi - lo < 1e-6
+    rng = np.random.default_rng(53)
+    flag = rng.random(len(p)) < 0.3
+    a = models.association(p, run.games, flag, "random flag", threshold=2.0)
+    won = p["won"].to_numpy() > 0
+    t = np.array([[[(won & flag).sum()], [(~won & flag).sum()]], [[(won & ~flag).sum()], [(~won & ~flag).sum()]]], float)
+    naive = StratifiedTable(t).oddsratio_pooled_confint()
+    width = np.log(a.odds_crude[2]) - np.log(a.odds_crude[1])
+    assert 0.7 < width / (np.log(naive[1]) - np.log(naive[0])) < 1.3

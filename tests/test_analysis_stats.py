@@ -157,3 +157,23 @@ def test_end_reason_intervals_are_simultaneous_multinomial():
     t = stats.proportion_table(pd.Series(["a"] * 50 + ["b"] * 30 + ["c"] * 20))
     ref = multinomial_proportions_confint([50, 30, 20], method="goodman")
     assert t.loc["a", "lo"] == pytest.approx(ref[0, 0]) and t.loc["c", "hi"] == pytest.approx(ref[2, 1])
+
+
+def test_pooled_rows_of_one_game_get_a_game_clustered_interval():
+    """Issue 21 item 12: 'trader' sits twice in every game, and when one trader wins the other cannot, so the two
+    rows are dependent. The known answer is the game-clustered standard error of the pooled rate (statsmodels OLS on
+    a constant, clustered by game); the independent-rows Wilson interval is visibly wider. A strategy with one row
+    per game keeps its plain Wilson interval."""
+    from analysis.metrics import mean_se
+
+    _, players = make_frames("sea_trade", 4, 6000, ["trader", "raider", "random", "trader"], seat_weights=[3, 1, 1, 1],
+                             seed=9)
+    t = stats.win_rates(players, "strategy")
+    rows = players[players["strategy"] == "trader"]
+    _, se = mean_se(rows["win_share"].to_numpy(), rows["game_index"].to_numpy())
+    half = (t.loc["trader", "hi"] - t.loc["trader", "lo"]) / 2
+    assert half == pytest.approx(1.96 * se, rel=0.03)
+    lo, hi = stats.wilson(t.loc["trader", "successes"], t.loc["trader", "n"])
+    assert (hi - lo) / 2 > 1.15 * half
+    lo, hi = stats.wilson(t.loc["raider", "successes"], t.loc["raider", "n"])
+    assert t.loc["raider", "lo"] == pytest.approx(float(lo)) and t.loc["raider", "hi"] == pytest.approx(float(hi))

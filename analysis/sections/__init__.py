@@ -98,7 +98,7 @@ def association_blocks(run: Run, flag, yes: str, no: str, threshold: float) -> l
     if a.odds_crude and a.odds_adjusted:
         oc, oa = a.odds_crude, a.odds_adjusted
         text += (f". Odds ratio of winning {oc[0]:.2f} [{oc[1]:.2f}, {oc[2]:.2f}] crude, "
-                 f"{oa[0]:.2f} [{oa[1]:.2f}, {oa[2]:.2f}] Mantel-Haenszel over strategy x seat x length strata")
+                 f"{oa[0]:.2f} [{oa[1]:.2f}, {oa[2]:.2f}] Mantel-Haenszel over strategy x seat x length strata (intervals jackknifed over blocks of games)")
     blocks.append(text + ". An association, not a cause: a strong position may invite the behaviour; "
                          "`playtest ab` measures a cause.")
     return blocks
