@@ -177,3 +177,46 @@ def test_pooled_rows_of_one_game_get_a_game_clustered_interval():
     assert (hi - lo) / 2 > 1.15 * half
     lo, hi = stats.wilson(t.loc["raider", "successes"], t.loc["raider", "n"])
     assert t.loc["raider", "lo"] == pytest.approx(float(lo)) and t.loc["raider", "hi"] == pytest.approx(float(hi))
+
+
+def test_paired_rare_end_reason_interval_cannot_collapse_and_covers():
+    """Issue 21 item 11. Two runs of the same games where a rare end reason happens in the same 4 of 3,000 games
+    of both (no discordant game): the paired difference is 0, and its Newcombe interval keeps a width (the
+    clustered one was '+0.0 [+0.0, +0.0]', which stopped --until-ci at once). Known answer by simulation: the
+    interval covers a true paired difference of +1 pt in at least 93% of 400 draws."""
+    from analysis.metrics import newcombe_paired, paired_difference, parse_metric
+    from tests.test_analysis_synth import make_run
+
+    base = make_run("sea_trade", n_players=4, n_games=3000, strategies=["a", "b", "c", "d"], seed=10)
+    reasons = np.array(["win"] * 3000, dtype=object)
+    reasons[[5, 700, 1400, 2100]] = "timeout"
+    base.games["end_reason"] = pd.Categorical(reasons)
+    variant = make_run("sea_trade", n_players=4, n_games=3000, strategies=["a", "b", "c", "d"], seed=10)
+    variant.games["end_reason"] = pd.Categorical(reasons)
+    metric = parse_metric("end:timeout", {"n_players": 4, "strategies": ["a"], "end_reasons": ["win", "timeout"]})
+    f = paired_difference(metric, variant, base, 2.0).finding
+    assert f.estimate == 0 and f.lo < -0.05 and f.hi > 0.05
+    rng = np.random.default_rng(11)
+    hits = 0
+    for _ in range(400):
+        b = rng.random(2000) < 0.03
+        v = b.copy()
+        flip = rng.random(2000)
+        v[~b & (flip < 0.01 / 0.97)] = True  # +1 pt: 1% of games gain the event
+        d, lo, hi = newcombe_paired(b, v)
+        hits += lo <= 0.01 <= hi
+    assert hits / 400 >= 0.93
+
+
+def test_sweep_sample_size_is_sized_on_the_variant_that_spreads_most():
+    """Issue 21 item 11: the advice answers the labels' question for every variant, so it is sized on the variant
+    with the widest paired spread (the median over variants promised too few games for the rest)."""
+    from analysis.metrics import Paired, parse_metric
+    from analysis.sweep import MetricRows, sample_size_advice
+    from analysis.verdicts import finding, games_to_label
+
+    metric = parse_metric("seat1", {"n_players": 4, "strategies": ["a"], "end_reasons": ["win"]})
+    pairs = [Paired(finding("x", 0.0, 0.1, 2.0), 10_000, sd, 60.0) for sd in (5.0, 6.0, 60.0)]
+    text = sample_size_advice(MetricRows(metric, [], [None, *pairs], 2.0))
+    assert f"labelled large: {games_to_label(4.0, 60.0, 2.0, 'large'):,} games per variant" in text
+    assert f"labelled negligible: {games_to_label(0.0, 60.0, 2.0, 'within'):,} games per variant" in text
