@@ -438,6 +438,38 @@ def paired_difference(players: pd.DataFrame, flag: np.ndarray, what: str, thresh
     return finding(what, 100 * res.params[1], 100 * res.bse[1], threshold)
 
 
+def run_change(a: pd.DataFrame, b: pd.DataFrame, value: str, what: str, threshold: float, flag: str | None = None,
+               strata: str | None = None) -> Finding | None:
+    """Run ``b`` minus run ``a`` on one estimate, from one fit on both runs' rows with errors clustered by game index:
+    when the runs share seed and game count, game i is the same deal in both and the difference is paired; otherwise
+    the clustering costs nothing. Without ``flag``: the mean of ``value``; with it: the flag's effect (flagged minus
+    the rest) centred within ``strata``, as in ``association``."""
+    rows = pd.concat([a.assign(_run=0.0), b.assign(_run=1.0)], ignore_index=True)
+    if not len(a) or not len(b):
+        return None
+    y = rows[value].to_numpy(float)
+    games = rows["game_index"].to_numpy()
+    if flag is None:
+        res = cluster_ols(y, np.column_stack([np.ones(len(y)), rows["_run"].to_numpy()]), games)
+        return finding(what, 100 * res.params[1], 100 * res.bse[1], threshold)
+    key = rows["_run"].astype(str) + "/" + (rows[strata].astype(str) if strata else "")
+    centred = pd.DataFrame({"k": key, "y": y, "f": rows[flag].to_numpy(float)})
+    centred[["y", "f"]] -= centred.groupby("k")[["y", "f"]].transform("mean")
+    run = rows["_run"].to_numpy()
+    x = np.column_stack([centred["f"] * (1 - run), centred["f"] * run])
+    if not (np.abs(x).sum(axis=0) > 0).all():
+        return None
+    res = cluster_ols(centred["y"].to_numpy(), x, games)
+    w = np.array([-1.0, 1.0])
+    return finding(what, 100 * float(w @ res.params), 100 * float(np.sqrt(max(w @ res.cov_params() @ w, 0.0))), threshold)
+
+
+def paired_runs(a, b) -> bool:
+    """The runs play the same deals: same seed, game count, lineup and seating (common random numbers)."""
+    keys = ("seed", "n_games", "strategies", "seating", "n_players")
+    return all(a.manifest.get(k) == b.manifest.get(k) for k in keys)
+
+
 def cycles(h2h: pd.DataFrame) -> list[str]:
     """Intransitive triples a > b > c > a where every head-to-head interval excludes one half."""
     beats = {(r.a, r.b) for r in h2h.itertuples() if r.lo > 0.5}

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Sequence
 
+import numpy as np
 import pandas as pd
 
 from analysis import models, plots, stats
@@ -204,7 +205,7 @@ def standard_sections(run: Run, a: RunAnalysis | None = None) -> list[Section]:
     return out
 
 
-def comparison_sections(runs: Sequence[Run]) -> list[Section]:
+def comparison_sections(runs: Sequence[Run], analyses: Sequence[RunAnalysis] | None = None) -> list[Section]:
     """What differs between the runs, then the game's own comparison."""
     rules = [r.manifest.get("rules") or {} for r in runs]
     varied = sorted(k for k in set().union(*rules) if len({repr(x.get(k)) for x in rules}) > 1)
@@ -212,8 +213,40 @@ def comparison_sections(runs: Sequence[Run]) -> list[Section]:
              "seating": r.manifest.get("seating") or ("cyclic (old)" if r.manifest.get("rotate") else "fixed"),
              "rules that differ": ", ".join(f"{k}={rule.get(k)}" for k in varied) or "same rules"}
             for r, rule in zip(runs, rules)]
-    return [Section("Comparison of runs", [Table(pd.DataFrame(rows), "The runs compared (the balance card above sums them up).")])
-            ] + game_comparison(runs)
+    blocks: list = [Table(pd.DataFrame(rows), "The runs compared (the balance card above sums them up).")]
+    if analyses is not None:
+        blocks += seat_differences(analyses)
+    return [Section("Comparison of runs", blocks)] + game_comparison(runs)
+
+
+def seat_differences(analyses: Sequence[RunAnalysis]) -> list:
+    """Each seat's effect (points against its run's fair share) in every run minus the first run's, with the
+    interval on the difference: a change of label between two runs is not a finding, this difference is."""
+    ref = analyses[0]
+    if ref.run.n_players < 2 or ref.design.status == "confounded":
+        return []
+    base = {i: f for i, f in enumerate(ref.seat_findings())}
+    rows = []
+    for a in analyses[1:]:
+        if a.run.n_players < 2 or a.design.status == "confounded":
+            continue
+        paired = models.paired_runs(ref.run, a.run)
+        for i, f in enumerate(a.seat_findings()):
+            if i not in base:
+                continue
+            if paired:  # the same deals and seats: the seat's win rate, game by game
+                d = models.run_change(*(r.players.loc[r.players["seat"] == i, ["game_index", "win_share"]]
+                                        for r in (ref.run, a.run)), "win_share", stats.seat_label(i), a.threshold)
+            else:
+                d = finding(stats.seat_label(i), f.estimate - base[i].estimate, float(np.hypot(f.se, base[i].se)),
+                            a.threshold)
+            rows.append({"run": a.run.label, "seat": stats.seat_label(i), f"minus {ref.run.label} [95% CI]": d.interval(),
+                         "label": d.label, "how": "paired (same deals)" if paired else "independent runs"})
+    if not rows:
+        return []
+    return [Table(pd.DataFrame(rows), f"Seat effects compared across runs: each seat's adjusted effect (points against "
+                                      f"its run's fair share) minus the same seat's in {ref.run.label}, with the 95% interval on "
+                                      "the difference (paired game by game where the runs share seed and game count).")]
 
 
 def build_sections(runs: Sequence[Run], min_effect: str = DEFAULT_MIN_EFFECT) -> list[Section]:
@@ -221,7 +254,7 @@ def build_sections(runs: Sequence[Run], min_effect: str = DEFAULT_MIN_EFFECT) ->
     analyses = [analyse(r, min_effect) for r in runs]
     out: list[Section] = [card_section(analyses)]
     if len(runs) > 1:
-        out += comparison_sections(runs)
+        out += comparison_sections(runs, analyses)
     for r, a in zip(runs, analyses):
         prefix = f"{r.label}: " if len(runs) > 1 else ""
         for s in standard_sections(r, a) + game_sections(r, a.threshold):

@@ -21,6 +21,7 @@ from sim.core.errors import PlaytestError
 DEFAULT_MIN_EFFECT = "2"
 ALPHA = 0.05
 T = TypeVar("T")
+NUMERIC_ZERO = 1e-9
 LABELS = ("large", "about the threshold", "small", "negligible", "inconclusive")
 MEANING = {
     "large": "beyond the threshold (the whole 90% interval lies beyond ± the threshold)",
@@ -92,8 +93,9 @@ class Finding:
 
 def _claim_p(estimate: float, se: float, threshold: float) -> tuple[float, float, float]:
     """p-values of the three claims a label can make: beyond the threshold (one-sided), inside it (TOST) and
-    different from 0 (two-sided)."""
-    size = abs(estimate)
+    different from 0 (two-sided). Below ``NUMERIC_ZERO`` pts a size or standard error is rounding, not data."""
+    size = abs(estimate) if abs(estimate) > NUMERIC_ZERO else 0.0
+    se = se if se > NUMERIC_ZERO else 0.0
     beyond = float(sps.norm.sf((size - threshold) / se)) if se > 0 else float(size < threshold)
     inside = float(sps.norm.sf((threshold - size) / se)) if se > 0 else float(size >= threshold)
     real = float(2 * sps.norm.sf(size / se)) if se > 0 else float(size == 0)

@@ -5,6 +5,7 @@ diagnostics (interactions, neighbours), adjusted associations, clustered differe
 from __future__ import annotations
 
 import itertools
+import re
 
 import numpy as np
 import pandas as pd
@@ -281,3 +282,20 @@ def test_mantel_haenszel_interval_is_clustered_by_game():
     naive = StratifiedTable(t).oddsratio_pooled_confint()
     width = np.log(a.odds_crude[2]) - np.log(a.odds_crude[1])
     assert 0.7 < width / (np.log(naive[1]) - np.log(naive[0])) < 1.3
+
+
+def test_seat_effects_of_two_player_counts_are_compared_as_a_difference():
+    """Issue 21 item 3: 3 against 4 players, seat 1 planted at odds x 2 in both. The comparison prints seat 1's
+    difference with an interval (the known answer: 3 players +50.0 - 33.3 = +16.7 pts, 4 players +40.0 - 25.0 = +15.0:
+    a difference of -1.7 pts) rather than two labels to compare by eye."""
+    from analysis.report import build_sections
+
+    r3 = make_run("sea_trade", n_players=3, n_games=20000, strategies=["a", "b", "c"], seat_weights=[2, 1, 1], seed=54)
+    r4 = make_run("sea_trade", n_players=4, n_games=20000, strategies=POOL, seat_weights=[2, 1, 1, 1], seed=55)
+    r4.run_dir = r4.run_dir.with_name("four")
+    sections = build_sections([r3, r4])
+    comp = next(s for s in sections if s.title == "Comparison of runs")
+    table = [b for b in comp.blocks if hasattr(b, "frame") and "label" in b.frame.columns][0].frame
+    row = table.set_index("seat").loc["Seat 1 (first player)"]
+    est, lo, hi = [float(x) for x in re.findall(r"[-+]\d+\.\d", row.iloc[1])]
+    assert lo < -1.7 < hi and row["how"] == "independent runs"

@@ -275,6 +275,39 @@ def test_perturbed_data_loads_and_the_sensitivity_section_names_changes(tmp_path
     assert "secondary source" in row["rests on non-rulebook values"]
 
 
+def test_stand_in_sensitivity_is_a_paired_difference_flagged_only_when_large(tmp_path):
+    """Issue 21 item 3, known answer on paired synthetic runs (same deals: same seed and game count). Tiles 1 and 2
+    are built in the same games of both runs; with the perturbed data tile 1's builder wins 70% of its games instead
+    of a quarter (a planted change of about +60 pts in builder minus others), tile 2's games are played identically.
+    Tile 1's difference is labelled large; tile 2's is exactly 0 and negligible, so it is not flagged, whatever
+    each run's own label; the caption says the runs are paired."""
+    S.write_perturbed_data(tmp_path / "plus", 1)
+    ref = synthetic(4000, seed=12, rules={"data": ""})
+    pert = synthetic(4000, seed=12, rules={"data": str(tmp_path / "plus")})
+    rng = np.random.default_rng(13)
+    builders = {t: np.where(rng.random(4000) < 0.5, rng.integers(0, 4, 4000), -1) for t in (1, 2)}
+    success = (rng.random(4000) < 0.5).astype(int)
+    for r in (ref, pert):
+        r.games["gp1_project"], r.games["gp1_success"] = 0, success
+        for t, b in builders.items():
+            r.games[f"tile{t}_builder"] = b
+    winner = rng.integers(0, 4, 4000)
+    _set_winners(ref, winner)
+    b1 = builders[1]
+    boosted = np.where((b1 >= 0) & ~(builders[2] >= 0) & (rng.random(4000) < 0.6), b1, winner)
+    _set_winners(pert, boosted)
+    sec = S.stand_in_sensitivity([ref, pert], 2.0)
+    table = [b for b in sec.blocks if isinstance(b, Table) and "minus packaged" in " ".join(b.frame.columns)][0]
+    rows = table.frame.set_index("finding")
+    t1 = rows.loc[[i for i in rows.index if i.startswith("tile 1 ")][0]]
+    t2 = rows.loc[[i for i in rows.index if i.startswith("tile 2 ")][0]]
+    assert t1["label"] == "large" and t1.iloc[1].startswith("+")
+    assert t2["label"] == "negligible" and t2.iloc[1].startswith("+0.0 pts [+0.0, +0.0]")
+    assert "paired: both runs play the same deals" in table.caption
+    text = " ".join(b for b in sec.blocks if isinstance(b, str))
+    assert "1 finding(s) move by a large amount: tile 1 " in text
+
+
 def test_base_vs_babel_compares_strategies_and_balance():
     """SW-STUDY-3 / SW-STUDY-1: with the modules off against on at the same player count, the comparison gives
     each strategy's win-rate change (babel gains 'large' when it always wins with Babel) and both runs' spreads."""
@@ -289,6 +322,7 @@ def test_base_vs_babel_compares_strategies_and_balance():
     assert list(spread["modules"]) == ["base game", "base + Babel"]
     row = shift.set_index("strategy").loc["babel"]
     assert row["label"] == "large" and row["Babel minus base"].startswith("+")
+    assert "paired: both runs play the same deals" in [b for b in sec.blocks if isinstance(b, Table)][1].caption
     assert [x.title for x in S.compare([babel, base])] == ["Base game against base + Babel"]
 
 

@@ -18,7 +18,7 @@ import pandas as pd
 
 from analysis import plots, stats
 from analysis.load import Run
-from analysis.models import association, cluster_ols, formula_fit, _deviation, _effects
+from analysis.models import association, cluster_ols, formula_fit, paired_runs, run_change, _deviation, _effects
 from analysis.sections import (Block, Plot, Section, Table, ci, describe_display, missing_columns,
                                rate_display, skip_note)
 from analysis.verdicts import Finding, finding
@@ -776,15 +776,21 @@ def _spread(run: Run, threshold: float) -> dict[str, str]:
 
 
 def strategy_shift(a: Run, b: Run, threshold: float) -> list[Finding]:
-    """Each strategy's win rate in run ``b`` minus run ``a`` (independent runs; seating random in both)."""
+    """Each strategy's win rate in run ``b`` minus run ``a``: paired game by game when the runs share seed and game
+    count (analysis.models.run_change, clustered by game index)."""
     out = []
     for s in sorted(set(a.players["strategy"].astype(str)) & set(b.players["strategy"].astype(str))):
-        ya = a.players.loc[a.players["strategy"].astype(str) == s, "win_share"].to_numpy(float)
-        yb = b.players.loc[b.players["strategy"].astype(str) == s, "win_share"].to_numpy(float)
-        f = _diff(s, yb, ya, threshold)
+        rows = [r.players.loc[r.players["strategy"].astype(str) == s, ["game_index", "win_share"]] for r in (a, b)]
+        f = run_change(*rows, "win_share", s, threshold)
         if f is not None:
             out.append(f)
     return out
+
+
+def _pairing(a: Run, b: Run) -> str:
+    return ("paired: both runs play the same deals (same seed and game count), so each difference is game by game"
+            if paired_runs(a, b) else "independent runs (different seeds or game counts): re-run with the same "
+                                      "--seed and --games to pair them")
 
 
 def base_vs_babel(runs: Sequence[Run], threshold: float) -> Section | None:
@@ -811,7 +817,7 @@ def base_vs_babel(runs: Sequence[Run], threshold: float) -> Section | None:
               f"Balance with and without the expansion ({base.n_players} players; seat departures are raw, Holm-"
               "labelled; boards and sides dealt at random)."),
         Table(frame, "Strategy win rates (raw, seats random per game so seat and strategy separate) and the change "
-                     "Babel makes, in points (independent runs, normal 95% intervals)."),
+                     f"Babel makes, in points with game-clustered 95% intervals ({_pairing(base, babel)})."),
     ]
     order = [str(x) for x in stats.win_rates(base.players, "strategy")["rate"].sort_values(ascending=False).index]
     new = [str(x) for x in stats.win_rates(babel.players, "strategy")["rate"].sort_values(ascending=False).index]
@@ -842,27 +848,48 @@ def stand_in_sensitivity(runs: Sequence[Run], threshold: float) -> Section | Non
         proj["rests on non-rulebook values"] = [_project_stand_ins(_data(group[0]), n) for n in proj["project"]]
         blocks.append(Table(proj, "Great Project success and penalty rates with the packaged values and with each "
                                   "perturbed data set (95% intervals)."))
-    tiles_rows = None
     labels = _data(group[0]).tile_labels
-    for r in group:
-        bt = tile_builders(r, threshold)
-        if not len(bt):
-            continue
-        t = pd.DataFrame({"tile": [f"{x} {labels[x - 1]}" for x in bt["tile"]],
-                          f"{r.run_dir.name}: builder minus others (adjusted)":
-                              [f"{f.interval()} {f.label}" if f else "n/a" for f in bt["adjusted"]]})
-        tiles_rows = t if tiles_rows is None else tiles_rows.merge(t, on="tile", how="outer")
-    if tiles_rows is not None:
-        tiles_rows = tiles_rows.sort_values("tile", key=lambda c: c.str.split().str[0].astype(int), ignore_index=True)
-        tiles_rows["rests on non-rulebook values"] = [_tile_stand_ins(_data(group[0]), int(x.split()[0]))
-                                                      for x in tiles_rows["tile"]]
-        blocks.append(Table(tiles_rows, "Per tile, the builder's adjusted win-rate difference under each data set: "
-                                        "a tile finding that changes label across rows rests on the project values."))
+    data0 = _data(group[0])
     for r in group[1:]:
+        rows = []
+        for t in range(1, N_TILES + 1):
+            f = run_change(_tile_rows(group[0], t), _tile_rows(r, t), "win_share", f"tile {t} {labels[t - 1]}",
+                           threshold, flag="builder", strata="stratum")
+            if f is not None:
+                rows.append((f, "tile", _tile_stand_ins(data0, t)))
+        names = data0.project_names
+        pa, pb = project_frame(group[0].games), project_frame(r.games)
+        for k in sorted(set(pa["project"]) & set(pb["project"])):
+            f = run_change(pa[pa["project"] == k], pb[pb["project"] == k], "success", f"{names[k]} success", threshold)
+            if f is not None:
+                rows.append((f, "project", _project_stand_ins(data0, names[k])))
+        big = [f.what for f, _, _ in rows if f.label == "large"]
+        blocks.append(Table(pd.DataFrame({
+            "finding": [f.what for f, _, _ in rows], "kind": [k for _, k, _ in rows],
+            f"{r.run_dir.name} minus packaged [95% CI]": [f.interval() for f, _, _ in rows],
+            "label": [f.label for f, _, _ in rows], "rests on non-rulebook values": [x for _, _, x in rows]}),
+            f"{r.run_dir.name} against the packaged data ({group[0].run_dir.name}): each tile's builder-minus-others "
+            "effect (adjusted for strategy and seat) and each project's success rate, as a difference with its "
+            f"interval, game-clustered ({_pairing(group[0], r)}). Only a difference labelled large is a sensitivity; "
+            "a change of label between two separately labelled estimates is not."))
+        blocks.append(f"{r.run_dir.name}: " + (f"{len(big)} finding(s) move by a large amount: {', '.join(big)}."
+                                               if big else "no tile or project finding moves by a large amount."))
         shift = strategy_shift(group[0], r, threshold)
         blocks.append(f"{r.run_dir.name} minus {group[0].run_dir.name}, strategy win rates: "
                       + "; ".join(f"{f.what} {f.interval()} {f.label}" for f in shift) + ".")
     return Section("Sensitivity to the stand-in values", blocks)
+
+
+def _tile_rows(run: Run, t: int) -> pd.DataFrame:
+    """Player rows of the games where tile ``t`` was built: game, win share, builder flag, strategy x seat."""
+    p, n = run.players, run.n_players
+    builder = run.games[f"tile{t}_builder"].to_numpy(np.int64)
+    built = np.repeat(builder >= 0, n)
+    sub = p[built]
+    flag = np.repeat(builder[builder >= 0], n) == sub["seat"].to_numpy(np.int64)
+    return pd.DataFrame({"game_index": sub["game_index"].to_numpy(), "win_share": sub["win_share"].to_numpy(float),
+                         "builder": flag.astype(float),
+                         "stratum": sub["strategy"].astype(str).to_numpy() + "/" + sub["seat"].astype(str).to_numpy()})
 
 
 def player_counts(runs: Sequence[Run]) -> Section | None:
