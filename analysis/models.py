@@ -438,6 +438,26 @@ def paired_difference(players: pd.DataFrame, flag: np.ndarray, what: str, thresh
     return finding(what, 100 * res.params[1], 100 * res.bse[1], threshold)
 
 
+def adjusted_levels(players: pd.DataFrame, column: str, what: str, threshold: float) -> pd.DataFrame | None:
+    """Win rate at each level of a player column minus its lowest level, adjusted for seat and strategy (win_share ~
+    C(column) + C(seat) + C(strategy), game-clustered, aliased columns dropped): the raw table's companion when the
+    column follows the seat (e.g. rounds holding the starting-player bus). None for one level."""
+    levels = sorted(players[column].unique())
+    if len(levels) < 2:
+        return None
+    frame = pd.DataFrame({"y": players["win_share"].to_numpy(float), "level": players[column].to_numpy(),
+                          "seat": players["seat"].to_numpy(), "strategy": players["strategy"].astype(str).to_numpy()})
+    res, columns = formula_fit(f"y ~ C(level, Treatment({levels[0]!r})) + C(seat) + C(strategy)", frame,
+                               players["game_index"].to_numpy())
+    rows = []
+    for lv in levels[1:]:
+        name = f"C(level, Treatment({levels[0]!r}))[T.{lv}]"
+        f = (finding(f"{what} {lv} minus {levels[0]}", 100 * res.params[columns.index(name)],
+                     100 * res.bse[columns.index(name)], threshold) if name in columns else None)
+        rows.append({"level": lv, "adjusted": f})
+    return pd.DataFrame(rows)
+
+
 def run_change(a: pd.DataFrame, b: pd.DataFrame, value: str, what: str, threshold: float, flag: str | None = None,
                strata: str | None = None) -> Finding | None:
     """Run ``b`` minus run ``a`` on one estimate, from one fit on both runs' rows with errors clustered by game index:

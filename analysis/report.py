@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import models, plots, stats
-from analysis.card import RunAnalysis, analyse, card_section, design_sentence, seat_verdict
+from analysis.card import RunAnalysis, analyse, card_section, compensation_section, design_sentence, seat_verdict
 from analysis.load import Run, load_run
 from analysis.metrics import until_ci_note
 from analysis.sections import Plot, Section, Table, ci, describe_display, game_comparison, game_sections, rate_display
@@ -253,6 +253,8 @@ def build_sections(runs: Sequence[Run], min_effect: str = DEFAULT_MIN_EFFECT) ->
     """The balance card, the comparison (several runs), then each run's standard and game sections."""
     analyses = [analyse(r, min_effect) for r in runs]
     out: list[Section] = [card_section(analyses)]
+    compensation = compensation_section(analyses)
+    out += [compensation] if compensation is not None else []
     if len(runs) > 1:
         out += comparison_sections(runs, analyses)
     for r, a in zip(runs, analyses):
@@ -280,7 +282,7 @@ CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;
 table{border-collapse:collapse;margin:.5em 0 1.2em;font-size:.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}caption{caption-side:top;text-align:left;color:#555;padding:.3em 0}
 img{max-width:100%}figure{margin:.5em 0 1.5em}figcaption{color:#555;font-size:.9em}h2{border-bottom:1px solid #ddd;margin-top:2em}
 section.card{background:#f5f8fc;padding:.2em 1.2em;border-radius:6px;border:1px solid #c9d6e8;font-size:.92em}
-section.card img{max-width:720px}section.card p{margin:.4em 0}
+section.card img{max-width:560px}section.card p{margin:.4em 0}
 code{background:#eef;padding:1px 4px;border-radius:3px;font-size:.9em}"""
 
 

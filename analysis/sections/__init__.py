@@ -61,6 +61,12 @@ def game_sections(run: Run, threshold: float = 2.0) -> list[Section]:
     return importlib.import_module(module).sections(run, threshold)
 
 
+def turn_order(game: str) -> bool:
+    """Whether the game's seats play in turn order (a module sets ``TURN_ORDER = False`` for simultaneous turns)."""
+    module = _section_module(game)
+    return bool(getattr(importlib.import_module(module), "TURN_ORDER", True)) if module else True
+
+
 def game_comparison(runs: Sequence[Run]) -> list[Section]:
     """The game's own comparison sections across runs (empty when it defines none or games differ)."""
     games = {r.game for r in runs}

@@ -24,6 +24,8 @@ from analysis.sections import (Block, Plot, Section, Table, ci, describe_display
 from analysis.verdicts import Finding, finding
 from sim.seven_wonders.data import COLORS, FILES, N_TILES, PACKAGED_DIR, REWARD_VALUE_KEY, load_data
 
+TURN_ORDER = False
+"""Every turn is simultaneous (SW-TURN-1): seats have no order, so seat charts say seat, not turn order."""
 SOURCES = ("military", "treasury", "wonder", "civilian", "science", "commercial", "guilds", "babel", "projects")
 """Score categories in SW-END-1 order, then the Babel ones (BABEL-SCORE-1, BABEL-GP-15): the vp_ columns."""
 VP = [f"vp_{s}" for s in SOURCES]
@@ -523,9 +525,11 @@ def tiles(run: Run, threshold: float) -> Section:
             "builder minus others, crude": [f.interval() for f in bt["crude"]],
             "adjusted for strategy and seat": [f.interval() if f else "n/a" for f in bt["adjusted"]],
             "label (adjusted)": [f.label if f else "n/a" for f in bt["adjusted"]]}),
-            "The builder's win rate against the other players of the same games (game-clustered). The builder gave "
-            "up a card and scores 2/5/10 VP for 1/2/3 tiles (BABEL-SCORE-1), so this mixes the tile's effect with "
-            "the price of building it; strategy and seat adjusted beside crude."))
+            "The builder's win rate against the other players of the same games (game-clustered; strategy and seat "
+            "adjusted beside crude): an association, not the tile's effect on its builder. Who builds a tile, and "
+            "when, depends on the game so far; the builder also scores the Babel VP for its tiles (2/5/10 for 1/2/3, "
+            "BABEL-SCORE-1), which the tile's rule has nothing to do with. `playtest ab` with the tile switched off "
+            "would measure the tile."))
     t = stats.win_rates(p, "tiles_built")
     sc = stats.mean_table(p, "tiles_built", "score").reindex(t.index)
     frame = rate_display(t, "tiles built by the player")
