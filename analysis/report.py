@@ -282,7 +282,8 @@ CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;
 table{border-collapse:collapse;margin:.5em 0 1.2em;font-size:.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}caption{caption-side:top;text-align:left;color:#555;padding:.3em 0}
 img{max-width:100%}figure{margin:.5em 0 1.5em}figcaption{color:#555;font-size:.9em}h2{border-bottom:1px solid #ddd;margin-top:2em}
 section.card{background:#f5f8fc;padding:.2em 1.2em;border-radius:6px;border:1px solid #c9d6e8;font-size:.92em}
-section.card img{max-width:560px}section.card p{margin:.4em 0}
+section.card img{max-width:560px}section.card p{margin:.4em 0}section.card h2{margin-top:.4em}
+section.card table{margin:.3em 0 .6em}section.card figure{margin:.3em 0 .6em}
 code{background:#eef;padding:1px 4px;border-radius:3px;font-size:.9em}"""
 
 
