@@ -111,7 +111,8 @@ def _headline_row(a: RunAnalysis) -> dict:
             diag = getattr(m, key)
             if diag.get("identified"):
                 f = diag["largest"]
-                flags.append(f"{what}: {f.what.replace(' beyond seat + strategy', '')} {f.estimate:+.1f} {f.label}")
+                short = f.what.replace(" beyond seat + strategy", "").replace(" (rather than elsewhere at the table)", "")
+                flags.append(f"{what}: {short} {f.estimate:+.1f} {f.label}")
         row["largest departures from the model"] = " · ".join(flags) or "none estimable"
     row["design"] = "one player" if a.run.n_players == 1 else a.design.status
     return row
@@ -213,7 +214,8 @@ def card_section(analyses: Sequence[RunAnalysis]) -> Section:
         Plot("seat_ratio", plots.seat_ratio(analyses, turn_order(analyses[0].run.game)),
              "Seat win rate as a multiple of the fair share (1 = fair), 95% intervals; shaded: ± each run's threshold."),
         Table(pd.DataFrame([_headline_row(a) for a in analyses]).fillna("n/a"),
-              "Headline findings in win-rate points (seat: effect and label; gaps with 95% intervals)."),
+              "Headline findings in win-rate points (seat: effect and label; gaps with 95% intervals; neighbour: the "
+              "strategy seated just before a player rather than elsewhere at the table)."),
         Table(pd.DataFrame([length_and_ends(a.run) | degenerate(a.run)[1] for a in analyses]),
               "Game length, how games end, and degenerate games (timeouts, no winner, every score 0)."),
     ]

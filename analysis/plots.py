@@ -206,7 +206,7 @@ def line_with_band(table: pd.DataFrame, x: str, title: str, xlabel: str, ylabel:
 def seat_ratio(analyses: Sequence, turn_order: bool = True) -> Figure:
     """Seat win rate as a multiple of the fair share, one series per run, adjusted for strategy where possible, each
     with its own threshold band; ``turn_order`` False for simultaneous games (the axis is then seat, not order)."""
-    fig = new_figure(8.0, 4.2)
+    fig = new_figure(8.0, 3.4)
     ax = fig.add_subplot()
     k = len(analyses)
     width = 0.6 / max(k, 1)

@@ -144,9 +144,9 @@ class Ledger:
         return bool(((p > self.cutoff) & (p <= ALPHA)).any())
 
     def sentence(self) -> str:
-        return (f"This report labels {self.n_tested:,} findings. Their labels hold the false discovery rate at 5% across "
-                f"all of them (Benjamini-Hochberg): a label's test passes at p ≤ {fmt_p(self.cutoff)} instead of 5% each. "
-                "Tables marked 'screening' pick cells by their estimate: read them as leads, not findings.")
+        return (f"{self.n_tested:,} findings labelled, holding the false discovery rate at 5% across them "
+                f"(Benjamini-Hochberg: each label's test passes at p ≤ {fmt_p(self.cutoff)}, not 5%). Tables marked "
+                "'screening' pick cells by their estimate: leads, not findings.")
 
 
 _LEDGER: ContextVar[Ledger | None] = ContextVar("playtest_fdr_ledger", default=None)

@@ -217,7 +217,7 @@ def test_labels_hold_the_false_discovery_rate_across_a_report():
     p = np.minimum(sps.norm.sf((np.abs(noise) - 2.0) / 0.6), sps.norm.sf((2.0 - np.abs(noise)) / 0.6))
     reject = multipletests(p, method="fdr_bh")[0]
     assert ledger.cutoff == pytest.approx(p[reject].max() if reject.any() else 0.0)
-    assert "labels 2,000 findings" in ledger.sentence() and "Benjamini-Hochberg" in ledger.sentence()
+    assert "2,000 findings labelled" in ledger.sentence() and "Benjamini-Hochberg" in ledger.sentence()
 
 
 def test_a_report_states_how_many_findings_it_labelled_and_labels_at_the_cutoff(tmp_path):
@@ -231,7 +231,7 @@ def test_a_report_states_how_many_findings_it_labelled_and_labels_at_the_cutoff(
     sections, ledger = fdr(lambda: build_sections([run]))
     card = state_tests(sections, ledger)[0]
     text = " ".join(b for b in card.blocks if isinstance(b, str))
-    assert f"labels {ledger.n_tested:,} findings" in text and ledger.n_tested > 20
+    assert f"{ledger.n_tested:,} findings labelled" in text and ledger.n_tested > 20
     assert 0 < ledger.cutoff <= 0.05
 
 
