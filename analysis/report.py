@@ -304,8 +304,8 @@ def write_report(run_dirs: Sequence[str | Path], out_dir: str | Path, min_effect
     from analysis.ladder import insert_ladders, ladder_sections
 
     runs = _load(run_dirs)
-    writable_dir(out_dir)
     sections, ledger = fdr(lambda: insert_ladders(build_sections(runs, min_effect), ladder_sections(ladders, min_effect)))
+    writable_dir(out_dir)  # after the ladders are read: a bad --ladder leaves nothing behind
     title = " vs ".join(dict.fromkeys(r.title for r in runs)) + " balance report"
     return _write(runs, state_tests(sections, ledger), title, out_dir)
 
