@@ -65,17 +65,20 @@ SW_DATA := $(BIN)/python -c 'import sys; from analysis.sections.seven_wonders im
 	print("\n".join(w(sys.argv[1], int(sys.argv[2]))))'
 
 # 7 Wonders + Babel: random board sides; base game and stand-in data perturbed one step down and up (SW-STUDY-5/8).
+# The base game and the perturbed runs play the 4-player run's seed and game count, so the report pairs them game
+# by game with it (a difference of two runs is then measured on the same deals, not two samples' noise).
+SW_4P_GAMES := 200000
 demo-seven-wonders: $(STAMP)
-	$(SW_RUN) --players 4 --games 200000 --out runs/demo-seven_wonders-4p
+	$(SW_RUN) --players 4 --games $(SW_4P_GAMES) --out runs/demo-seven_wonders-4p
 	$(SW_RUN) --players 3 --games 30000 --out runs/demo-seven_wonders-3p
 	$(SW_RUN) --players 5 --games 30000 --out runs/demo-seven_wonders-5p
 	$(SW_RUN) --players 7 --games 30000 --out runs/demo-seven_wonders-7p
-	$(SW_RUN) --players 4 --games 100000 --set babel_tower=false --set great_projects=false \
+	$(SW_RUN) --players 4 --games $(SW_4P_GAMES) --set babel_tower=false --set great_projects=false \
 		--out runs/demo-seven_wonders-4p-base
 	$(SW_DATA) runs/sw-data-minus -1
 	$(SW_DATA) runs/sw-data-plus 1
-	$(SW_RUN) --players 4 --games 40000 --set data=runs/sw-data-minus --out runs/demo-seven_wonders-4p-minus
-	$(SW_RUN) --players 4 --games 40000 --set data=runs/sw-data-plus --out runs/demo-seven_wonders-4p-plus
+	$(SW_RUN) --players 4 --games $(SW_4P_GAMES) --set data=runs/sw-data-minus --out runs/demo-seven_wonders-4p-minus
+	$(SW_RUN) --players 4 --games $(SW_4P_GAMES) --set data=runs/sw-data-plus --out runs/demo-seven_wonders-4p-plus
 	$(PLAYTEST) report runs/demo-seven_wonders-4p runs/demo-seven_wonders-3p runs/demo-seven_wonders-5p \
 		runs/demo-seven_wonders-7p runs/demo-seven_wonders-4p-base runs/demo-seven_wonders-4p-minus \
 		runs/demo-seven_wonders-4p-plus --out reports/seven_wonders

@@ -15,10 +15,13 @@ import pandas as pd
 from analysis import models, plots, stats
 from analysis.handicap import seat_handicaps
 from analysis.load import Run
-from analysis.sections import Plot, Section, Table, ci
+from analysis.sections import Plot, Section, Table, ci, turn_order
 from analysis.verdicts import Finding, Threshold, finding, parse_min_effect
 
 REPLAY_EXAMPLES = 3
+MIN_PIVOTAL = 30
+"""A seat's equalising handicap is identified only when at least this many games change hands within one point
+of it; fewer, and the interval is set by a handful of near-ties."""
 
 
 @dataclass
@@ -46,6 +49,13 @@ class RunAnalysis:
         return [finding(stats.seat_label(s), d, e, self.threshold) for s, d, e in zip(t.index, t["diff_pp"], se)]
 
 
+    def seat_sd(self) -> float:
+        """One game's standard deviation of a seat effect in points, as this run measured it (the seat findings'
+        typical standard error times the square root of the games)."""
+        se = float(np.median([f.se for f in self.seat_findings()]))
+        return se * float(np.sqrt(self.run.n_games))
+
+
 def analyse(run: Run, min_effect: str | Threshold = "2") -> RunAnalysis:
     """Design check, seat balance, the seat + strategy model and the handicap for one run."""
     fair = stats.expected_share(run.players)
@@ -63,7 +73,7 @@ def seat_verdict(a: RunAnalysis) -> str:
         return ("Seat and strategy cannot be told apart: each strategy always sat in the same seat (fixed seating), "
                 "so no seat advantage is reported. Re-run with --seating random.")
     found = a.seat_findings()
-    big = [f for f in found if f.label in ("large", "inconclusive")]
+    big = [f for f in found if f.label in ("large", "about the threshold", "inconclusive")]
     rest = [f for f in found if f not in big]
     parts = [f"{f.what} {f.interval()}: {f.label}" for f in sorted(big, key=lambda f: -abs(f.estimate))]
     if rest:
@@ -101,25 +111,30 @@ def _headline_row(a: RunAnalysis) -> dict:
             diag = getattr(m, key)
             if diag.get("identified"):
                 f = diag["largest"]
-                flags.append(f"{what}: {f.what.replace(' beyond seat + strategy', '')} {f.estimate:+.1f} {f.label}")
+                short = f.what.replace(" beyond seat + strategy", "").replace(" (rather than elsewhere at the table)", "")
+                flags.append(f"{what}: {short} {f.estimate:+.1f} {f.label}")
         row["largest departures from the model"] = " · ".join(flags) or "none estimable"
-    row["design"] = a.design.status
+    row["design"] = "one player" if a.run.n_players == 1 else a.design.status
     return row
 
 
-def degenerate(run: Run) -> tuple[pd.Series, str]:
-    """Games without a winner, timeouts and all-zero scores; a sentence with their share."""
+def degenerate(run: Run) -> tuple[pd.Series, dict]:
+    """Games without a winner, timeouts and all-zero scores (degenerate), and shared victories (a tie the rules
+    leave standing: a rule outcome, counted apart); the example games and one table row."""
     g, p = run.games, run.players
     n = run.n_players
-    zero = p.sort_values(["game_index", "seat"])["score"].to_numpy().reshape(-1, n).max(axis=1) <= 0
-    timeout = g["end_reason"].astype(str).str.contains("timeout").to_numpy()
-    flag = (g["winner_seat"].to_numpy() < 0) | timeout | zero
-    k = int(flag.sum())
+    ordered = p.sort_values(["game_index", "seat"])
+    zero = ordered["score"].to_numpy().reshape(-1, n).max(axis=1) <= 0
+    winners = (ordered["win_share"].to_numpy(float).reshape(-1, n) > 0).sum(axis=1)
+    timeout = g.sort_values("game_index")["end_reason"].astype(str).str.contains("timeout").to_numpy()
+    flag = (winners == 0) | timeout | zero
+    k, shared = int(flag.sum()), int((winners > 1).sum())
     lo, hi = stats.wilson(k, run.n_games)
-    text = (f"{k:,} of {run.n_games:,} games ({ci(k / run.n_games, float(lo), float(hi), digits=2)}) are degenerate: "
-            f"{int(timeout.sum()):,} timeouts, {int((g['winner_seat'].to_numpy() < 0).sum()):,} without a winner, "
-            f"{int(zero.sum()):,} with every score 0")
-    return g.loc[flag, "game_index"].head(REPLAY_EXAMPLES), text
+    slo, shi = stats.wilson(shared, run.n_games)
+    row = {"run": run.label, "degenerate games [95% CI]": f"{k:,}: {ci(k / run.n_games, float(lo), float(hi), digits=2)}",
+           "timeouts / no winner / every score 0": f"{int(timeout.sum()):,} / {int((winners == 0).sum()):,} / {int(zero.sum()):,}",
+           "shared victories (a rule outcome) [95% CI]": f"{shared:,}: {ci(shared / run.n_games, float(slo), float(shi), digits=2)}"}
+    return g.sort_values("game_index").loc[flag, "game_index"].head(REPLAY_EXAMPLES), row
 
 
 def replay_command(run: Run, game_index: int) -> str:
@@ -147,7 +162,9 @@ def _handicap_row(a: RunAnalysis) -> dict | None:
     h = a.handicap
     if h is None:
         return None
-    alone = " · ".join(f"{r.seat + 1}: {r.handicap:+.1f} [{r.lo:+.1f}, {r.hi:+.1f}]" if np.isfinite(r.lo)
+    alone = " · ".join(f"{r.seat + 1}: not identified ({r.pivotal:,} games within a point)"
+                       if r.pivotal < MIN_PIVOTAL else
+                       f"{r.seat + 1}: {r.handicap:+.1f} [{r.lo:+.1f}, {r.hi:+.1f}]" if np.isfinite(r.lo)
                        else f"{r.seat + 1}: n/a" for r in h.itertuples())
     joint = " · ".join(f"{r.seat + 1}: {int(r.joint):+d}" for r in h.itertuples())
     rates = ", ".join(f"{100 * x:.1f}" for x in h["joint_rate"])
@@ -155,29 +172,75 @@ def _handicap_row(a: RunAnalysis) -> dict | None:
             "whole-point handicap for all seats": joint, "seat win rates with it (%)": rates}
 
 
+def takeaway(analyses: Sequence[RunAnalysis]) -> str:
+    """The report's first sentence: the largest seat departure across runs as a multiple of the fair share, and the
+    best strategy with where its edge comes from."""
+    runs = [a for a in analyses if a.run.n_players > 1 and a.design.status != "confounded"]
+    title = analyses[0].run.title.split(" (")[0]
+    if not runs:
+        return f"**{title}: one player or a fixed seating, so there is no seat or strategy balance to sum up.**"
+    worst = []
+    for a in runs:
+        f = max(a.seat_findings(), key=lambda f: abs(f.estimate))
+        worst.append((a, f))
+    seat = max(worst, key=lambda af: abs(af[1].estimate))[1].what.split(" (")[0]
+    ratios = [1 + f.estimate / (100 * a.fair) for a, f in worst if f.what.split(" (")[0] == seat]
+    counts = sorted({a.run.n_players for a, f in worst if f.what.split(" (")[0] == seat})
+    big = any(f.label == "large" for _, f in worst)
+    where = f"at {'-'.join(str(c) for c in (counts[0], counts[-1]) if c) if len(counts) > 1 else counts[0]} players"
+    span = f"{min(ratios):.2f}" if len(ratios) == 1 or abs(max(ratios) - min(ratios)) < 0.05 else \
+        f"{min(ratios):.2f}-{max(ratios):.2f}"
+    text = (f"{seat.lower()} wins {span}x the fair share {where}" if big else
+            f"no seat departs from the fair share by the threshold {where}")
+    a0 = max(runs, key=lambda a: a.run.n_games)
+    m = a0.model
+    if m is not None and m.best_gap is not None:
+        best = m.strategies["strategy"].iloc[0]
+        text += f"; {best} is the strongest strategy ({m.best_gap.estimate:+.1f} pts over the next, {m.best_gap.label})"
+        top = m.interaction.get("largest") if m.interaction.get("identified") else None
+        if top is not None and top.label == "large" and top.what.startswith(f"{best} in seat"):
+            text += f", above all in {top.what.split(' in ')[1].split(' beyond')[0]}"
+    return f"**{title}: {text}.**"
+
+
 def card_section(analyses: Sequence[RunAnalysis]) -> Section:
-    """The balance card for one or several runs (e.g. 3, 4 and 5 players)."""
+    """The balance card for one or several runs (e.g. 3, 4 and 5 players): one screen."""
     thresholds = sorted({f"{a.threshold:.3g}" for a in analyses})
     blocks: list = [
-        f"Labels against a threshold of {' / '.join(thresholds)} pts of win rate (--min-effect): **large** = real and at "
-        "least the threshold; **small** = real, below it; **negligible** = shown to be below it; **inconclusive** = "
-        "more games needed. Win rates adjusted: seats for strategy, strategies for seat.",
-        Plot("seat_ratio", plots.seat_ratio(analyses),
-             "Seat win rate as a multiple of the fair share (1 = fair), 95% intervals; grey band: ± the threshold."),
+        takeaway(analyses),
+        f"Labels against {' / '.join(thresholds)} pts of win rate (--min-effect), from the 90% interval: **large** = "
+        "beyond it; **about the threshold** = precise and straddling it; **small** = real, inside it; **negligible** "
+        "= shown inside it; **inconclusive** = more games needed. Seats adjusted for strategy, strategies for seat.",
+        Plot("seat_ratio", plots.seat_ratio(analyses, turn_order(analyses[0].run.game)),
+             "Seat win rate as a multiple of the fair share (1 = fair), 95% intervals; shaded: ± each run's threshold."),
         Table(pd.DataFrame([_headline_row(a) for a in analyses]).fillna("n/a"),
-              "Headline findings in win-rate points (seat: effect and label; gaps with 95% intervals)."),
-        Table(pd.DataFrame([length_and_ends(a.run) for a in analyses]), "Game length and how games end."),
+              "Headline findings in win-rate points (seat: effect and label; gaps with 95% intervals; neighbour: the "
+              "strategy seated just before a player rather than elsewhere at the table)."),
+        Table(pd.DataFrame([length_and_ends(a.run) | degenerate(a.run)[1] for a in analyses]),
+              "Game length, how games end, and degenerate games (timeouts, no winner, every score 0)."),
     ]
     for a in analyses:
         if a.design.status == "failed":
             blocks.append(f"**{a.run.label}**: {design_sentence(a)}")
-    for a in analyses:
-        examples, text = degenerate(a.run)
-        more = f" (others: games {', '.join(str(int(i)) for i in examples.iloc[1:])})" if len(examples) > 1 else ""
-        cmd = f" Replay one: `{replay_command(a.run, examples.iloc[0])}`{more}" if len(examples) else ""
-        blocks.append(f"**{a.run.label}**: {text}.{cmd}")
-    rows = [r for r in (_handicap_row(a) for a in analyses) if r]
-    if rows:
-        blocks.append(Table(pd.DataFrame(rows), "Compensation: points added to a seat's final score, from the logged "
-                                                "scores (ties fall back to the game's tie-breaks); negative = a penalty."))
+    replays = [(a, degenerate(a.run)[0]) for a in analyses]
+    replays = [(a, ex) for a, ex in replays if len(ex)]
+    if replays:
+        a, ex = replays[0]
+        blocks.append(f"Replay a degenerate game ({a.run.label}): `{replay_command(a.run, ex.iloc[0])}`")
     return Section("Balance card", blocks)
+
+
+def compensation_section(analyses: Sequence[RunAnalysis]) -> Section | None:
+    """The points handicap per seat (item of the card until it outgrew one screen): a static re-scoring."""
+    rows = [r for r in (_handicap_row(a) for a in analyses) if r]
+    if not rows:
+        return None
+    return Section("Compensation", [
+        "A static re-scoring: each seat's logged final score is moved by a handicap and the games re-ranked "
+        "(ties fall back to the game's tie-breaks). Strategies do not react to the bonus, so this is a first guess "
+        "to verify by simulation with the bonus in the rules, not a measured fix. A seat whose handicap rests on "
+        "few games decided by that few points is 'not identified' (e.g. a race to a target, where final margins "
+        "rarely come near 0).",
+        Table(pd.DataFrame(rows), "Points added to a seat's final score (negative = a penalty) that would bring it to "
+                                  "the fair share alone, with a bootstrap 95% interval, and a whole-point handicap "
+                                  "for all seats at once with the win rates it gives.")])

@@ -45,7 +45,8 @@ def _crossing(rates: np.ndarray, fair: np.ndarray, grid: np.ndarray) -> np.ndarr
 
 
 def seat_handicaps(players: pd.DataFrame, max_games: int = 200_000, n_boot: int = 60, seed: int = 0) -> pd.DataFrame:
-    """Per seat: equalising handicap (points) with a 95% bootstrap interval, and the whole-point suggestion.
+    """Per seat: equalising handicap (points) with a 95% bootstrap interval, the whole-point suggestion, and the
+    games whose result for the seat changes within a point of it ('pivotal': few means not identified).
 
     Uses the first ``max_games`` games (games are independent draws, so any subset is a fair sample).
     """
@@ -70,8 +71,10 @@ def seat_handicaps(players: pd.DataFrame, max_games: int = 200_000, n_boot: int 
         draws = _crossing(boot, fair_b, grid)
         ok = np.isfinite(draws)
         lo, hi = (np.percentile(draws[ok], [2.5, 97.5]) if ok.mean() > 0.9 else (np.nan, np.nan))
+        near = int(np.clip(np.round(est), -SPAN + 1, SPAN - 1)) + SPAN if np.isfinite(est) else None
+        pivotal = int((wins[:, near - 1] != wins[:, near + 1]).sum()) if near is not None else 0
         rows.append({"seat": s, "rate": float(rate[SPAN]), "handicap": est, "lo": lo, "hi": hi,
-                     "suggest": int(np.round(est)) if np.isfinite(est) else None})
+                     "suggest": int(np.round(est)) if np.isfinite(est) else None, "pivotal": pivotal})
     table = pd.DataFrame(rows)
     joint, rates = _joint(score[:JOINT_GAMES], rank[:JOINT_GAMES], decided[:JOINT_GAMES], fair)
     table["joint"], table["joint_rate"] = joint, rates

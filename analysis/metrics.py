@@ -15,12 +15,11 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
-from statsmodels.stats.power import NormalIndPower
 
 from analysis import stats
 from analysis.load import Run
 from analysis.models import cluster_ols
-from analysis.verdicts import Finding, finding
+from analysis.verdicts import Finding, finding, games_to_label
 from sim.core.errors import PlaytestError
 
 DEFAULT_METRIC = "seat1"
@@ -174,17 +173,35 @@ class Paired:
     sd_unpaired: float
     """The same for two independent samples of games: what the difference would cost without common numbers."""
 
-    def games_for(self, effect: float, paired: bool = True) -> int:
-        """Games per variant to detect a difference of ``effect`` display units (80% power, 5% two-sided)."""
+    def games_for(self, effect: float, threshold: float, want: str, paired: bool = True) -> int | None:
+        """Games per variant for an 80% chance that a true difference of ``effect`` display units is labelled
+        ``want`` ('large', or 'within' the threshold); None when no number of games can."""
         sd = self.sd_paired if paired else self.sd_unpaired
-        if not sd > 0:
-            return 0
-        n = NormalIndPower().solve_power(effect_size=effect / sd, alpha=stats.ALPHA, power=stats.POWER, ratio=0)
-        return int(math.ceil(n))
+        return games_to_label(effect, sd, threshold, want, stats.POWER) if sd > 0 else None
+
+
+def newcombe_paired(base: np.ndarray, variant: np.ndarray) -> tuple[float, float, float]:
+    """Difference of two paired proportions (variant minus base, one 0/1 pair per game) with Newcombe's hybrid
+    score interval (1998, method 10): built from the two Wilson intervals, so it cannot collapse to a point
+    when no game is discordant or the event is rare."""
+    n = len(base)
+    b, v = base.astype(bool), variant.astype(bool)
+    n11, n10, n01, n00 = (b & v).sum(), (b & ~v).sum(), (~b & v).sum(), (~b & ~v).sum()
+    p1, p2 = (n11 + n01) / n, (n11 + n10) / n  # variant, base
+    (l1, u1), (l2, u2) = [(float(x[0]), float(x[1])) for x in (stats.wilson(n11 + n01, n), stats.wilson(n11 + n10, n))]
+    a = float(n11) * n00 - float(n10) * n01
+    a = a - n / 2 if a > n / 2 else (0.0 if a >= 0 else a)
+    denom = math.sqrt(float(n11 + n01) * (n10 + n00) * (n11 + n10) * (n01 + n00))
+    phi = a / denom if denom > 0 else 0.0
+    d = p1 - p2
+    lo = d - math.sqrt(max((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0))
+    hi = d + math.sqrt(max((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0))
+    return d, lo, hi
 
 
 def paired_difference(metric: Metric, run: Run, base: Run, threshold: float, what: str = "") -> Paired:
-    """``run`` minus ``base`` on ``metric``, unit by unit (same game, same seat), clustered by game."""
+    """``run`` minus ``base`` on ``metric``, unit by unit (same game, same seat), clustered by game; a per-game
+    share (an end reason) gets Newcombe's interval for paired proportions instead."""
     a, b = metric.units(base), metric.units(run)
     if len(a) != len(b) or not (a["game_index"].to_numpy() == b["game_index"].to_numpy()).all() \
             or not (a["seat"].to_numpy() == b["seat"].to_numpy()).all():
@@ -194,7 +211,14 @@ def paired_difference(metric: Metric, run: Run, base: Run, threshold: float, wha
     diff = b["value"].to_numpy() - a["value"].to_numpy()
     mean, se = mean_se(diff, games)
     n_games = int(len(np.unique(games)))
-    f = finding(what or metric.title, metric.scale * mean, metric.scale * se, threshold)
+    name = what or metric.title
+    if metric.rate and (a["seat"] < 0).all():
+        d, lo, hi = newcombe_paired(a["value"].to_numpy(), b["value"].to_numpy())
+        se_band = (hi - lo) / (2 * Z95)
+        f = finding(name, metric.scale * d, metric.scale * se_band, threshold)
+        f = Finding(f.what, f.estimate, metric.scale * lo, metric.scale * hi, f.se, f.label, f.threshold)
+    else:
+        f = finding(name, metric.scale * mean, metric.scale * se, threshold)
     per_game = metric.scale * se * math.sqrt(n_games)
     _, se_a = mean_se(a["value"].to_numpy(), games)
     _, se_b = mean_se(b["value"].to_numpy(), games)

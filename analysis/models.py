@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import patsy
 import statsmodels.api as sm
 from scipy import stats as sps
 from statsmodels.stats.contingency_tables import StratifiedTable
@@ -202,7 +203,7 @@ def fit_model(players: pd.DataFrame, threshold: float) -> Model | None:
     rows = min(g, DIAGNOSTIC_GAMES) * n
     interaction = _interaction(y[:rows], x[:rows], seat[:rows], strat[:rows], groups[:rows],
                                np.asarray(res.fittedvalues)[:rows], names, n, threshold)
-    neighbour = _neighbour(y[:rows], x[:rows], codes[:rows // n], groups[:rows], names, n, threshold)
+    neighbour = _neighbour(y[:rows], codes[:rows // n], groups[:rows], names, n, threshold)
     return Model(fair, g, seats, strategies, best_gap, range_gap, interaction, neighbour)
 
 
@@ -234,30 +235,123 @@ def _interaction(y, x, seat, strat, groups, pred, names, n, threshold) -> dict:
             "cells": cells, "largest": largest}
 
 
-def _neighbour(y, x, codes, groups, names, n, threshold) -> dict:
-    """Does the strategy seated just before you (it plays just before you) change your win rate, beyond
-    which strategies you face? Opponent counts per strategy are controlled for; the largest effect is labelled.
-    """
+def independent_columns(x: np.ndarray, tol: float = 1e-9) -> list[int]:
+    """Indices of the columns of ``x`` that are not linear combinations of earlier ones (aliased columns dropped,
+    in order), from the Gram matrix so a million-row design costs one product."""
+    gram = x.T @ x
+    keep: list[int] = []
+    for j in range(x.shape[1]):
+        resid = gram[j, j]
+        if keep:
+            resid -= gram[j, keep] @ np.linalg.lstsq(gram[np.ix_(keep, keep)], gram[keep, j], rcond=None)[0]
+        if resid > tol * max(gram[j, j], 1e-300):
+            keep.append(j)
+    return keep
+
+
+def formula_fit(formula: str, data: pd.DataFrame, groups: np.ndarray):
+    """OLS of a patsy formula on ``data`` with game-clustered errors, after dropping columns aliased with earlier
+    ones (e.g. opponents-present counts that the lineup fixes). Returns the fit and its column names."""
+    y, x = patsy.dmatrices(formula, data, return_type="dataframe")
+    keep = independent_columns(x.to_numpy())
+    res = cluster_ols(y.to_numpy().ravel(), x.iloc[:, keep].to_numpy(), groups)
+    return res, [str(x.columns[j]) for j in keep]
+
+
+def _neighbour(y, codes, groups, names, n, threshold) -> dict:
+    """Does the strategy seated just before you (it plays just before you) change your win rate, rather than
+    sitting elsewhere at the table? win_share ~ C(seat, Sum) + C(strategy, Sum) + opponents present per strategy +
+    C(before, Sum); aliased columns are dropped, so 'not identified' means the design truly cannot tell."""
     k = len(names)
     if k < 2 or n < 3:
         return {}
     own = codes.ravel()
     present = np.stack([(codes == j).sum(axis=1) for j in range(k)], axis=1)
     opponents = np.repeat(present, n, axis=0) - (own[:, None] == np.arange(k)[None, :])
-    before = np.roll(codes, 1, axis=1).ravel()
-    xn = np.column_stack([x, opponents[:, :-1], _deviation(before, k)])
-    if not _full_rank(xn):
+    frame = pd.DataFrame({"y": y, "seat": np.tile(np.arange(n), len(codes)), "strategy": own,
+                          "before": np.roll(codes, 1, axis=1).ravel(),
+                          **{f"opp{j}": opponents[:, j] for j in range(k)}})
+    formula = "y ~ C(seat, Sum) + C(strategy, Sum) + " + " + ".join(f"opp{j}" for j in range(k)) + " + C(before, Sum)"
+    res, columns = formula_fit(formula, frame, groups)
+    block = [i for i, c in enumerate(columns) if c.startswith("C(before")]
+    if len(block) < k - 1:
         return {"identified": False}
-    res = cluster_ols(y, xn, groups)
-    first = x.shape[1] + k - 1
-    r = np.zeros((k - 1, xn.shape[1]))
-    r[:, first:] = np.eye(k - 1)
+    r = np.zeros((k - 1, len(columns)))
+    r[np.arange(k - 1), block] = 1.0
     wald = res.wald_test(r, scalar=True, use_f=False)
-    table, est, _ = _effects(res, slice(first, xn.shape[1]), names, threshold, "seated just after")
+    table, est, _ = _effects(res, slice(block[0], block[-1] + 1), names, threshold, "seated just after")
     top = table.iloc[int(np.abs(est).argmax())]
-    largest = finding(f"seated just after {top['level']}", float(top["effect"]), float(top["se"]), threshold)
+    largest = finding(f"seated just after {top['level']} (rather than elsewhere at the table)", float(top["effect"]),
+                      float(top["se"]), threshold)
     return {"identified": True, "chi2": float(wald.statistic), "p": float(wald.pvalue), "table": table,
             "largest": largest}
+
+
+LOGIT_GAMES = 20_000
+"""The conditional logit check uses the first this-many games with a single winner: statsmodels' ConditionalLogit
+walks games one by one in Python, and this sample already resolves interactions of the threshold's size."""
+
+
+def seat_strategy_table(players: pd.DataFrame) -> pd.DataFrame:
+    """Win rate of each strategy in each seat with its Wilson 95% interval (one row per game in a cell)."""
+    from analysis.stats import wilson
+
+    g = players.groupby([players["strategy"].astype(str), "seat"], observed=True)["win_share"].agg(["count", "sum"])
+    lo, hi = wilson(g["sum"], g["count"])
+    return pd.DataFrame({"n": g["count"], "rate": g["sum"] / g["count"], "lo": lo, "hi": hi}, index=g.index)
+
+
+def seat_strategy_logit(players: pd.DataFrame, max_games: int = LOGIT_GAMES) -> dict:
+    """Seat x strategy interactions on the odds scale: a conditional logit of winning (statsmodels ConditionalLogit,
+    games as strata, so P(this player wins | one winner) = exp(x b) / sum over the table) on seat, strategy and their
+    interactions (deviation coded). Each cell's interaction is its odds multiplier beyond seat and strategy; the Wald
+    test asks whether any is not 1. Games with shared wins are left out (the model needs one winner)."""
+    from statsmodels.discrete.conditional_models import ConditionalLogit
+
+    codes, names, n = _codes(players)
+    k = len(names)
+    if k < 2 or n < 2:
+        return {}
+    won = players["win_share"].to_numpy(float).reshape(-1, n)
+    single = np.flatnonzero(np.isclose(won.max(axis=1), 1.0))[:max_games]
+    seat = np.tile(np.arange(n), len(single))
+    strat = codes[single].ravel()
+    ds, dk = _deviation(seat, n), _deviation(strat, k)
+    inter = np.column_stack([ds[:, i] * dk[:, j] for i in range(n - 1) for j in range(k - 1)])
+    x = np.column_stack([ds, dk, inter])
+    if independent_columns(x) != list(range(x.shape[1])):
+        return {"identified": False}
+    res = ConditionalLogit(won[single].ravel(), x, groups=np.repeat(single, n)).fit(disp=False, maxiter=200)
+    first = (n - 1) + (k - 1)
+    r = np.zeros((inter.shape[1], x.shape[1]))
+    r[:, first:] = np.eye(inter.shape[1])
+    wald = res.wald_test(r, scalar=True)
+    cells = np.kron(_all_levels(n), _all_levels(k))  # [seat, strategy] rows -> interaction coefficients
+    lmat = np.zeros((n * k, x.shape[1]))
+    lmat[:, first:] = cells
+    est = lmat @ res.params
+    se = np.sqrt(np.clip(np.diag(lmat @ res.cov_params() @ lmat.T), 0, None))
+    table = pd.DataFrame({"seat": np.repeat(np.arange(n) + 1, k), "strategy": np.tile(names, n), "log_or": est,
+                          "lo": est - Z95 * se, "hi": est + Z95 * se})
+    return {"identified": True, "games": len(single), "chi2": float(np.asarray(wald.statistic).ravel()[0]),
+            "df": int(r.shape[0]), "p": float(wald.pvalue), "cells": table}
+
+
+def scale_check(lpm_cells: pd.DataFrame, logit: dict, threshold: float) -> pd.DataFrame:
+    """The linear model's cells furthest from seat + strategy, each beside its odds multiplier from the conditional
+    logit: a departure in points with no departure in odds (interval around 1) is a scale artefact (odds that
+    multiply add up unevenly in points), not an interaction."""
+    odds = logit["cells"].set_index(["strategy", "seat"])
+    top = lpm_cells[lpm_cells["departure"].abs() >= threshold].head(8)
+    rows = []
+    for r in top.itertuples():
+        o = odds.loc[(r.strategy, r.seat)]
+        real = o["lo"] > 0 or o["hi"] < 0
+        rows.append({"strategy": r.strategy, "seat": r.seat, "departure (points, linear model)": f"{r.departure:+.1f}",
+                     "odds multiplier beyond seat and strategy [95% CI]":
+                         f"{np.exp(o['log_or']):.2f} [{np.exp(o['lo']):.2f}, {np.exp(o['hi']):.2f}]",
+                     "reading": "interaction on both scales" if real else "scale artefact (none on the odds scale)"})
+    return pd.DataFrame(rows)
 
 
 @dataclass
@@ -300,26 +394,38 @@ def association(players: pd.DataFrame, games: pd.DataFrame, flag: np.ndarray, wh
         res = cluster_ols(centred["y"].to_numpy(), centred[["f"]].to_numpy(), groups)
         adjusted = finding(what + " (adjusted)", 100 * res.params[0], 100 * res.bse[0], threshold)
     won = players["won"].to_numpy() > 0
-    return Association(crude, adjusted, _odds(won, flag, np.zeros_like(strata)), _odds(won, flag, strata),
+    return Association(crude, adjusted, _odds(won, flag, np.zeros_like(strata), groups), _odds(won, flag, strata, groups),
                        "strategy, seat and game length")
 
 
-def _odds(won: np.ndarray, flag: np.ndarray, strata: np.ndarray) -> tuple[float, float, float] | None:
-    """Mantel-Haenszel pooled odds ratio of winning (flag vs not) over strata, with its 95% interval."""
-    frame = pd.DataFrame({"s": strata, "f": flag, "w": won})
-    counts = frame.groupby(["s", "f", "w"]).size().unstack(["f", "w"], fill_value=0)
-    tables = []
-    for _, row in counts.iterrows():
-        t = np.array([[row.get((True, True), 0), row.get((True, False), 0)],
-                      [row.get((False, True), 0), row.get((False, False), 0)]], float)
-        if t[0].sum() > 0 and t[1].sum() > 0:
-            tables.append(t)
-    if not tables:
+JACKKNIFE_BLOCKS = 20
+"""Blocks of games (by game index) the Mantel-Haenszel interval is jackknifed over, so it is clustered by game."""
+
+
+def _odds(won: np.ndarray, flag: np.ndarray, strata: np.ndarray, games: np.ndarray) -> tuple[float, float, float] | None:
+    """Mantel-Haenszel pooled odds ratio of winning (flag vs not) over strata (statsmodels), with a 95% interval
+    from a delete-one-block jackknife over blocks of games (rows of one game are not independent)."""
+    frame = pd.DataFrame({"b": np.asarray(games) % JACKKNIFE_BLOCKS, "s": strata, "f": flag, "w": won})
+    counts = frame.groupby(["b", "s", "f", "w"]).size().unstack(["f", "w"], fill_value=0)
+    cells = np.stack([counts.get((f, w), pd.Series(0, index=counts.index)).to_numpy(float)
+                      for f, w in ((True, True), (True, False), (False, True), (False, False))], axis=1)
+    per_block = pd.DataFrame(cells, index=counts.index)
+
+    def pooled(rows: pd.DataFrame) -> float:
+        t = rows.groupby(level="s").sum().to_numpy()
+        t = t[(t[:, 0] + t[:, 1] > 0) & (t[:, 2] + t[:, 3] > 0)]
+        if not len(t):
+            return np.nan
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return float(StratifiedTable(t.reshape(-1, 2, 2).transpose(1, 2, 0)).oddsratio_pooled)
+
+    ratio = pooled(per_block)
+    blocks = per_block.index.get_level_values("b")
+    leave = np.log([pooled(per_block[blocks != k]) for k in np.unique(blocks)])
+    if not (np.isfinite(ratio) and ratio > 0 and np.isfinite(leave).all() and len(leave) > 1):
         return None
-    with np.errstate(divide="ignore", invalid="ignore"):
-        st = StratifiedTable(np.dstack(tables))
-        ratio, (lo, hi) = float(st.oddsratio_pooled), st.oddsratio_pooled_confint()
-    return (ratio, float(lo), float(hi)) if np.isfinite([ratio, lo, hi]).all() else None
+    se = float(np.sqrt((len(leave) - 1) / len(leave) * ((leave - leave.mean()) ** 2).sum()))
+    return ratio, float(np.exp(np.log(ratio) - Z95 * se)), float(np.exp(np.log(ratio) + Z95 * se))
 
 
 def paired_difference(players: pd.DataFrame, flag: np.ndarray, what: str, threshold: float) -> Finding | None:
@@ -330,6 +436,58 @@ def paired_difference(players: pd.DataFrame, flag: np.ndarray, what: str, thresh
     y = players["win_share"].to_numpy(float)
     res = cluster_ols(y, np.column_stack([np.ones(len(y)), flag]), players["game_index"].to_numpy())
     return finding(what, 100 * res.params[1], 100 * res.bse[1], threshold)
+
+
+def adjusted_levels(players: pd.DataFrame, column: str, what: str, threshold: float) -> pd.DataFrame | None:
+    """Win rate at each level of a player column minus its lowest level, adjusted for seat and strategy (win_share ~
+    C(column) + C(seat) + C(strategy), game-clustered, aliased columns dropped): the raw table's companion when the
+    column follows the seat (e.g. rounds holding the starting-player bus). None for one level."""
+    levels = sorted(players[column].unique())
+    if len(levels) < 2:
+        return None
+    frame = pd.DataFrame({"y": players["win_share"].to_numpy(float), "level": players[column].to_numpy(),
+                          "seat": players["seat"].to_numpy(), "strategy": players["strategy"].astype(str).to_numpy()})
+    res, columns = formula_fit(f"y ~ C(level, Treatment({levels[0]!r})) + C(seat) + C(strategy)", frame,
+                               players["game_index"].to_numpy())
+    rows = []
+    for lv in levels[1:]:
+        name = f"C(level, Treatment({levels[0]!r}))[T.{lv}]"
+        f = (finding(f"{what} {lv} minus {levels[0]}", 100 * res.params[columns.index(name)],
+                     100 * res.bse[columns.index(name)], threshold) if name in columns else None)
+        rows.append({"level": lv, "adjusted": f})
+    return pd.DataFrame(rows)
+
+
+def run_change(a: pd.DataFrame, b: pd.DataFrame, value: str, what: str, threshold: float, flag: str | None = None,
+               strata: str | None = None) -> Finding | None:
+    """Run ``b`` minus run ``a`` on one estimate, from one fit on both runs' rows with errors clustered by game index:
+    when the runs share seed and game count, game i is the same deal in both and the difference is paired; otherwise
+    the clustering costs nothing. Without ``flag``: the mean of ``value``; with it: the flag's effect (flagged minus
+    the rest) centred within ``strata``, as in ``association``."""
+    rows = pd.concat([a.assign(_run=0.0), b.assign(_run=1.0)], ignore_index=True)
+    if not len(a) or not len(b):
+        return None
+    y = rows[value].to_numpy(float)
+    games = rows["game_index"].to_numpy()
+    if flag is None:
+        res = cluster_ols(y, np.column_stack([np.ones(len(y)), rows["_run"].to_numpy()]), games)
+        return finding(what, 100 * res.params[1], 100 * res.bse[1], threshold)
+    key = rows["_run"].astype(str) + "/" + (rows[strata].astype(str) if strata else "")
+    centred = pd.DataFrame({"k": key, "y": y, "f": rows[flag].to_numpy(float)})
+    centred[["y", "f"]] -= centred.groupby("k")[["y", "f"]].transform("mean")
+    run = rows["_run"].to_numpy()
+    x = np.column_stack([centred["f"] * (1 - run), centred["f"] * run])
+    if not (np.abs(x).sum(axis=0) > 0).all():
+        return None
+    res = cluster_ols(centred["y"].to_numpy(), x, games)
+    w = np.array([-1.0, 1.0])
+    return finding(what, 100 * float(w @ res.params), 100 * float(np.sqrt(max(w @ res.cov_params() @ w, 0.0))), threshold)
+
+
+def paired_runs(a, b) -> bool:
+    """The runs play the same deals: same seed, game count, lineup and seating (common random numbers)."""
+    keys = ("seed", "n_games", "strategies", "seating", "n_players")
+    return all(a.manifest.get(k) == b.manifest.get(k) for k in keys)
 
 
 def cycles(h2h: pd.DataFrame) -> list[str]:

@@ -203,14 +203,15 @@ def line_with_band(table: pd.DataFrame, x: str, title: str, xlabel: str, ylabel:
     return fig
 
 
-def seat_ratio(analyses: Sequence) -> Figure:
-    """Seat win rate as a multiple of the fair share, one series per run, adjusted for strategy where possible."""
-    fig = new_figure(8.0, 4.2)
+def seat_ratio(analyses: Sequence, turn_order: bool = True) -> Figure:
+    """Seat win rate as a multiple of the fair share, one series per run, adjusted for strategy where possible, each
+    with its own threshold band; ``turn_order`` False for simultaneous games (the axis is then seat, not order)."""
+    fig = new_figure(8.0, 3.4)
     ax = fig.add_subplot()
     k = len(analyses)
     width = 0.6 / max(k, 1)
     n_seats = max((a.run.n_players for a in analyses), default=0)
-    band = []
+    drawn_band = False
     for i, a in enumerate(analyses):
         fair = a.fair
         if fair <= 0 or a.design.status == "confounded":  # seat and strategy cannot be told apart: no seat series
@@ -223,14 +224,16 @@ def seat_ratio(analyses: Sequence) -> Figure:
             ratio, lo, hi = (t["rate"] / fair).to_numpy(), (t["lo"] / fair).to_numpy(), (t["hi"] / fair).to_numpy()
         x = np.arange(len(ratio)) + (i - (k - 1) / 2) * width
         kind = "" if a.model is not None else " (raw)"
-        ax.errorbar(x, ratio, yerr=np.clip(np.vstack([ratio - lo, hi - ratio]), 0, None), fmt="o", capsize=3,
-                    label=f"{a.run.label}{kind}")
-        band.append(a.threshold / (100.0 * fair))
+        bars = ax.errorbar(x, ratio, yerr=np.clip(np.vstack([ratio - lo, hi - ratio]), 0, None), fmt="o", capsize=3,
+                           label=f"{a.run.label}{kind}")
+        band = a.threshold / (100.0 * fair)  # this run's own threshold as a share of its own fair rate
+        for xi in x:
+            ax.fill_between([xi - width / 2, xi + width / 2], 1 - band, 1 + band, color=bars[0].get_color(),
+                            alpha=0.15, linewidth=0, label=None if drawn_band else "± threshold (each run's own)")
+            drawn_band = True
     ax.axhline(1.0, **EXPECTED_STYLE, label="fair share")
-    if band:
-        ax.axhspan(1 - np.mean(band), 1 + np.mean(band), color="grey", alpha=0.15, label="± threshold")
-    ax.set_xticks(range(n_seats), [f"{s + 1}" + (" (first)" if s == 0 else "") for s in range(n_seats)])
-    ax.set_xlabel("seat (turn order)")
+    ax.set_xticks(range(n_seats), [f"{s + 1}" + (" (first)" if s == 0 and turn_order else "") for s in range(n_seats)])
+    ax.set_xlabel("seat (turn order)" if turn_order else "seat (turns are simultaneous: no first player)")
     ax.set_ylabel("win rate / fair share")
     ax.set_title("Seat advantage: win rate as a multiple of the fair share, 95% intervals")
     ax.legend(fontsize=8)

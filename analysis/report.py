@@ -8,14 +8,15 @@ import re
 from pathlib import Path
 from typing import Sequence
 
+import numpy as np
 import pandas as pd
 
 from analysis import models, plots, stats
-from analysis.card import RunAnalysis, analyse, card_section, design_sentence, seat_verdict
+from analysis.card import RunAnalysis, analyse, card_section, compensation_section, design_sentence, seat_verdict
 from analysis.load import Run, load_run
 from analysis.metrics import until_ci_note
 from analysis.sections import Plot, Section, Table, ci, describe_display, game_comparison, game_sections, rate_display
-from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding, finding, p_is
+from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding, Ledger, fdr, finding, p_is
 from sim.core.errors import PlaytestError, writable_dir
 
 
@@ -98,15 +99,16 @@ def strategy_section(a: RunAnalysis) -> Section | None:
                     "strategy": top["strategy"], "seat": top["seat"], "games": [f"{k:,}" for k in top["n"]],
                     "win rate": [stats.pct(r) for r in top["rate"]], "seat + strategy predicts": [stats.pct(r) for r in top["pred"]],
                     "departure": [f"{d:+.1f} pts" for d in top["departure"]]}),
-                    "Where seat + strategy does not add up: the cells furthest from the model (read these before the "
-                    "adjusted effects above, which average over seats)."))
+                    "Screening: where seat + strategy does not add up, the 5 cells furthest from the model, picked by "
+                    "their estimate (read these before the adjusted effects above, which average over seats)."))
         elif inter:
             blocks.append("Seat x strategy interaction: cannot be estimated with this seating design.")
+        blocks += seat_by_strategy_blocks(a)
         nb = m.neighbour
         if nb.get("identified"):
             f = nb["largest"]
-            blocks.append(f"Neighbour effect{sample} (the strategy seated just before a player, beyond which strategies it "
-                          f"faces): Wald chi2 = {nb['chi2']:.1f}, {p_is(nb['p'])}; largest: {f.what} {f.interval()}, {f.label}."
+            blocks.append(f"Neighbour effect{sample} (the strategy seated just before a player rather than elsewhere at "
+                          f"the table, the strategies it faces held fixed): Wald chi2 = {nb['chi2']:.1f}, {p_is(nb['p'])}; largest: {f.what} {f.interval()}, {f.label}."
                           + (" Who sits before whom matters here, so a fixed or rotated seating would bias strategy "
                              "comparisons." if f.label == "large" else ""))
         elif nb:
@@ -133,6 +135,32 @@ def strategy_section(a: RunAnalysis) -> Section | None:
         Plot("head_to_head", plots.head_to_head(stats.head_to_head_matrix(h2h), n, order), "Head-to-head matrix, strongest first."),
     ]
     return Section("Strategies", blocks)
+
+
+def seat_by_strategy_blocks(a: RunAnalysis) -> list:
+    """The seat x strategy win-rate table, and the linear model's interaction cells checked against a conditional
+    logit with games as strata (is a departure in points also one in odds, or an artefact of the scale?)."""
+    cells = models.seat_strategy_table(a.run.players)
+    frame = pd.DataFrame({(s, seat): ci(r.rate, r.lo, r.hi) for (s, seat), r in cells.iterrows()}, index=[0]).T
+    frame = frame[0].unstack().reindex(list(a.model.strategies["strategy"]) if a.model is not None else None)
+    frame.columns = [stats.seat_label(int(c)) for c in frame.columns]
+    blocks: list = [Table(frame.reset_index(names="strategy").fillna("never sat here"),
+                          "Win rate of each strategy in each seat (raw, Wilson 95% intervals; a strategy's seat "
+                          "advantage is the difference along its row).")]
+    inter = a.model.interaction if a.model is not None else {}
+    if not inter.get("identified"):
+        return blocks
+    logit = models.seat_strategy_logit(a.run.players)
+    if not logit.get("identified"):
+        return blocks + ["Conditional logit check: the seating design does not identify seat x strategy odds."]
+    blocks.append(f"Check on the odds scale (conditional logit of winning, games as strata, first {logit['games']:,} "
+                  f"games with one winner): seat x strategy Wald chi2 = {logit['chi2']:.1f}, df = {logit['df']}, "
+                  f"{p_is(logit['p'])}.")
+    check = models.scale_check(inter["cells"], logit, a.threshold)
+    if len(check):
+        blocks.append(Table(check, "Screening: the linear model's cells at least the threshold from seat + strategy, "
+                                   "each beside its odds multiplier from the conditional logit (1 = no interaction)."))
+    return blocks
 
 
 def standard_sections(run: Run, a: RunAnalysis | None = None) -> list[Section]:
@@ -169,7 +197,7 @@ def standard_sections(run: Run, a: RunAnalysis | None = None) -> list[Section]:
     curve = stats.running_rate(p, seat=0)
     stopping = until_ci_note(run.manifest)
     out.append(Section("Sample size", [
-        stats.sample_size_note(n, run.n_players, p0=a.fair if 0 < a.fair < 1 else None),
+        stats.sample_size_note(n, a.threshold, a.seat_sd()),
         *([stopping] if stopping else []),
         Plot("convergence", plots.convergence(curve, a.fair, "Seat 1's win rate as games accumulate"),
              "The running estimate and its 95% interval from the games played so far."),
@@ -177,7 +205,7 @@ def standard_sections(run: Run, a: RunAnalysis | None = None) -> list[Section]:
     return out
 
 
-def comparison_sections(runs: Sequence[Run]) -> list[Section]:
+def comparison_sections(runs: Sequence[Run], analyses: Sequence[RunAnalysis] | None = None) -> list[Section]:
     """What differs between the runs, then the game's own comparison."""
     rules = [r.manifest.get("rules") or {} for r in runs]
     varied = sorted(k for k in set().union(*rules) if len({repr(x.get(k)) for x in rules}) > 1)
@@ -185,16 +213,50 @@ def comparison_sections(runs: Sequence[Run]) -> list[Section]:
              "seating": r.manifest.get("seating") or ("cyclic (old)" if r.manifest.get("rotate") else "fixed"),
              "rules that differ": ", ".join(f"{k}={rule.get(k)}" for k in varied) or "same rules"}
             for r, rule in zip(runs, rules)]
-    return [Section("Comparison of runs", [Table(pd.DataFrame(rows), "The runs compared (the balance card above sums them up).")])
-            ] + game_comparison(runs)
+    blocks: list = [Table(pd.DataFrame(rows), "The runs compared (the balance card above sums them up).")]
+    if analyses is not None:
+        blocks += seat_differences(analyses)
+    return [Section("Comparison of runs", blocks)] + game_comparison(runs)
+
+
+def seat_differences(analyses: Sequence[RunAnalysis]) -> list:
+    """Each seat's effect (points against its run's fair share) in every run minus the first run's, with the
+    interval on the difference: a change of label between two runs is not a finding, this difference is."""
+    ref = analyses[0]
+    if ref.run.n_players < 2 or ref.design.status == "confounded":
+        return []
+    base = {i: f for i, f in enumerate(ref.seat_findings())}
+    rows = []
+    for a in analyses[1:]:
+        if a.run.n_players < 2 or a.design.status == "confounded":
+            continue
+        paired = models.paired_runs(ref.run, a.run)
+        for i, f in enumerate(a.seat_findings()):
+            if i not in base:
+                continue
+            if paired:  # the same deals and seats: the seat's win rate, game by game
+                d = models.run_change(*(r.players.loc[r.players["seat"] == i, ["game_index", "win_share"]]
+                                        for r in (ref.run, a.run)), "win_share", stats.seat_label(i), a.threshold)
+            else:
+                d = finding(stats.seat_label(i), f.estimate - base[i].estimate, float(np.hypot(f.se, base[i].se)),
+                            a.threshold)
+            rows.append({"run": a.run.label, "seat": stats.seat_label(i), f"minus {ref.run.label} [95% CI]": d.interval(),
+                         "label": d.label, "how": "paired (same deals)" if paired else "independent runs"})
+    if not rows:
+        return []
+    return [Table(pd.DataFrame(rows), f"Seat effects compared across runs: each seat's adjusted effect (points against "
+                                      f"its run's fair share) minus the same seat's in {ref.run.label}, with the 95% interval on "
+                                      "the difference (paired game by game where the runs share seed and game count).")]
 
 
 def build_sections(runs: Sequence[Run], min_effect: str = DEFAULT_MIN_EFFECT) -> list[Section]:
     """The balance card, the comparison (several runs), then each run's standard and game sections."""
     analyses = [analyse(r, min_effect) for r in runs]
     out: list[Section] = [card_section(analyses)]
+    compensation = compensation_section(analyses)
+    out += [compensation] if compensation is not None else []
     if len(runs) > 1:
-        out += comparison_sections(runs)
+        out += comparison_sections(runs, analyses)
     for r, a in zip(runs, analyses):
         prefix = f"{r.label}: " if len(runs) > 1 else ""
         for s in standard_sections(r, a) + game_sections(r, a.threshold):
@@ -220,7 +282,8 @@ CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;
 table{border-collapse:collapse;margin:.5em 0 1.2em;font-size:.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}caption{caption-side:top;text-align:left;color:#555;padding:.3em 0}
 img{max-width:100%}figure{margin:.5em 0 1.5em}figcaption{color:#555;font-size:.9em}h2{border-bottom:1px solid #ddd;margin-top:2em}
 section.card{background:#f5f8fc;padding:.2em 1.2em;border-radius:6px;border:1px solid #c9d6e8;font-size:.92em}
-section.card img{max-width:720px}section.card p{margin:.4em 0}
+section.card img{max-width:560px}section.card p{margin:.4em 0}section.card h2{margin-top:.4em}
+section.card table{margin:.3em 0 .6em}section.card figure{margin:.3em 0 .6em}
 code{background:#eef;padding:1px 4px;border-radius:3px;font-size:.9em}"""
 
 
@@ -241,10 +304,10 @@ def write_report(run_dirs: Sequence[str | Path], out_dir: str | Path, min_effect
     from analysis.ladder import insert_ladders, ladder_sections
 
     runs = _load(run_dirs)
-    extra = ladder_sections(ladders, min_effect)
-    writable_dir(out_dir)
+    sections, ledger = fdr(lambda: insert_ladders(build_sections(runs, min_effect), ladder_sections(ladders, min_effect)))
+    writable_dir(out_dir)  # after the ladders are read: a bad --ladder leaves nothing behind
     title = " vs ".join(dict.fromkeys(r.title for r in runs)) + " balance report"
-    return _write(runs, insert_ladders(build_sections(runs, min_effect), extra), title, out_dir)
+    return _write(runs, state_tests(sections, ledger), title, out_dir)
 
 
 def write_ab_report(dir_a: Path, dir_b: Path, base: str, variant: str, out_dir: str | Path,
@@ -254,10 +317,20 @@ def write_ab_report(dir_a: Path, dir_b: Path, base: str, variant: str, out_dir: 
 
     runs = _load([dir_a, dir_b])
     writable_dir(out_dir)
-    section, line = ab_section(runs[0], runs[1], base, variant, min_effect)
-    analyses = [analyse(r, min_effect) for r in runs]
+
+    def build() -> tuple[list[Section], str]:
+        section, line = ab_section(runs[0], runs[1], base, variant, min_effect)
+        return [section, card_section([analyse(r, min_effect) for r in runs])] + comparison_sections(runs), line
+
+    (sections, line), ledger = fdr(build)
     title = f"{runs[0].title} A/B: {base} vs {variant}"
-    return _write(runs, [section, card_section(analyses)] + comparison_sections(runs), title, out_dir), line
+    return _write(runs, state_tests(sections, ledger), title, out_dir), line
+
+
+def state_tests(sections: list[Section], ledger: Ledger) -> list[Section]:
+    """Say, on the report's first section (its card), how many findings were labelled and at what cut-off."""
+    first = sections[0]
+    return [Section(first.title, first.blocks[:1] + [ledger.sentence()] + first.blocks[1:])] + sections[1:]
 
 
 def _remove_stale_figures(out: Path, written: set[str]) -> None:

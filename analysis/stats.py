@@ -10,10 +10,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.power import NormalIndPower
 from statsmodels.stats.proportion import multinomial_proportions_confint, proportion_confint, proportion_effectsize
 
-from analysis.verdicts import finding
+from analysis.verdicts import Z90, finding, games_to_label
 from sim.core.errors import PlaytestError
 
 ALPHA = 0.05
@@ -42,19 +41,40 @@ def wilson(successes, n, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
 
 
 def rate_table(df: pd.DataFrame, by: str, success: str, expected: float | None = None) -> pd.DataFrame:
-    """Per group of ``by``: rows n, success sum, rate, Wilson 95% lo/hi, ± half-width, vs expected."""
+    """Per group of ``by``: rows n, success sum, rate, Wilson 95% lo/hi, ± half-width, vs expected. Where a group
+    holds several rows of one game the interval is clustered by game (Wilson on the effective sample size)."""
     if by not in df.columns or success not in df.columns:
         raise PlaytestError(f"rate_table needs columns '{by}' and '{success}'; pass names present in the log")
     g = df.groupby(by, observed=True, sort=True)[success].agg(["count", "sum"])
     g.columns = ["n", "successes"]
     g["successes"] = g["successes"].astype(float)
     g["rate"] = g["successes"] / g["n"]
-    g["lo"], g["hi"] = wilson(g["successes"], g["n"])
+    deff = design_effect(df, by, success, g["rate"]) if "game_index" in df.columns else 1.0
+    g["lo"], g["hi"] = wilson(g["successes"] / deff, g["n"] / deff)
     g["pm"] = (g["hi"] - g["lo"]) / 2.0
     if expected is not None:
         g["expected"] = expected
         g["diff_pp"] = 100.0 * (g["rate"] - expected)
     return g
+
+
+def design_effect(df: pd.DataFrame, by: str, value: str, rate: pd.Series) -> pd.Series | float:
+    """Per group: the game-clustered variance of its rate over the variance if its rows were independent (1 where
+    no game gives the group two rows). Dividing n by it gives the effective sample size for a Wilson interval."""
+    per_game = df.groupby([by, "game_index"], observed=True)[value].agg(["count", "sum"])
+    if (per_game["count"] <= 1).all():
+        return 1.0
+    group = per_game.index.get_level_values(0)
+    resid = (per_game["sum"].to_numpy(float) - rate.reindex(group).to_numpy() * per_game["count"].to_numpy()) ** 2
+    games = pd.Series(1, index=group).groupby(level=0, observed=True).sum().reindex(rate.index)
+    n = df.groupby(by, observed=True)[value].count().reindex(rate.index)
+    clustered = pd.Series(resid, index=group).groupby(level=0, observed=True).sum().reindex(rate.index) \
+        * games / (games - 1).clip(lower=1) / n ** 2
+    mean_sq = (df[value].astype(float) ** 2).groupby(df[by], observed=True).mean().reindex(rate.index)
+    iid = (mean_sq - rate ** 2).clip(lower=0) / n
+    shared = per_game["count"].groupby(level=0, observed=True).max().reindex(rate.index) > 1
+    deff = (clustered / iid).where((iid > 0) & (games > 1) & shared, 1.0)
+    return deff.clip(lower=1e-6).fillna(1.0)
 
 
 def expected_share(players: pd.DataFrame) -> float:
@@ -122,34 +142,20 @@ def cohens_h(p1: float, p2: float) -> float:
     return float(proportion_effectsize(p1, p2))
 
 
-def min_detectable_effect(n_games: int, p0: float, n_tests: int = 1, alpha: float = ALPHA, power: float = POWER) -> float:
-    """Smallest rate deviation (as a proportion, upwards) a two-sided test over ``n_games`` finds with ``power``.
-
-    statsmodels' normal power for one sample (Cohen's h), Bonferroni over ``n_tests``.
-    """
-    if n_games <= 0:
-        return float("inf")
-    h = NormalIndPower().solve_power(nobs1=n_games, alpha=alpha / n_tests, power=power, ratio=0)
-    return float(math.sin(min(math.asin(math.sqrt(p0)) + h / 2, math.pi / 2)) ** 2 - p0)
-
-
-def games_needed(effect: float, p0: float, n_tests: int = 1, alpha: float = ALPHA, power: float = POWER) -> int:
-    """Games needed so a per-seat rate deviation of ``effect`` (proportion) is detected with ``power``."""
-    if effect <= 0:
-        raise PlaytestError(f"effect must be a positive rate difference, got {effect}; pass e.g. 0.01 for 1 point")
-    h = abs(cohens_h(min(p0 + effect, 1.0), p0))
-    return int(math.ceil(NormalIndPower().solve_power(effect_size=h, alpha=alpha / n_tests, power=power, ratio=0)))
-
-
-def sample_size_note(n_games: int, n_players: int, p0: float | None = None, effects_pp: tuple[float, ...] = (2.0, 1.0, 0.5)) -> str:
-    """Plain-language advice: what this run can resolve and how many games finer effects need."""
-    p0 = 1.0 / n_players if p0 is None else p0
-    mde = 100 * min_detectable_effect(n_games, p0, n_tests=n_players)
-    needs = ", ".join(f"{e:g}-point seat effect: {games_needed(e / 100, p0, n_tests=n_players):,} games" for e in effects_pp)
-    return (
-        f"With {n_games:,} games a seat effect of about {mde:.2f} percentage points is detected 80% of the time "
-        f"(two-sided 5% test per seat, Bonferroni over {n_players} seats). To resolve a {needs}."
-    )
+def sample_size_note(n_games: int, threshold: float, sd: float, what: str = "seat effect") -> str:
+    """Plain-language advice that answers the labels' question: how many games a true effect of a given size
+    needs to be labelled large, or negligible, with 80% probability (``sd``: one game's standard deviation of
+    the effect, in points, as the run measured it)."""
+    half = Z90 * sd / math.sqrt(n_games)
+    needs = []
+    for effect, want, name in ((2.0 * threshold, "large", "large"), (1.5 * threshold, "large", "large"),
+                               (0.0, "within", "negligible"), (0.5 * threshold, "within", "negligible")):
+        k = games_to_label(effect, sd, threshold, want, POWER)
+        needs.append(f"a true {what} of {effect:g} pts labelled {name}: {k:,} games" if k else
+                     f"a true {what} of {effect:g} pts labelled {name}: not reachable")
+    return (f"With {n_games:,} games each {what} is measured to ± {half:.2f} pts (90% interval; about {sd:.0f} pts "
+            f"of spread per game). Games needed for an 80% chance that, against the {threshold:.3g}-pt threshold, "
+            + "; ".join(needs) + ". An effect near the threshold needs many more games, and ends 'about the threshold'.")
 
 
 @dataclass
@@ -163,12 +169,11 @@ class SeatBalance:
     chi2: float
     p_value: float
     cohens_w: float
-    mde: float
     verdict: str
     threshold: float
 
 
-def seat_balance(players: pd.DataFrame, alpha: float = ALPHA, power: float = POWER, threshold: float = 2.0) -> SeatBalance:
+def seat_balance(players: pd.DataFrame, alpha: float = ALPHA, threshold: float = 2.0) -> SeatBalance:
     """Does seat order matter? Chi-square over win shares, per-seat binomial tests (Holm) and a practical
     label per seat against ``threshold`` (win-rate points)."""
     n_players = int(players["seat"].max()) + 1
@@ -188,17 +193,16 @@ def seat_balance(players: pd.DataFrame, alpha: float = ALPHA, power: float = POW
     reject, holm, _, _ = multipletests(raw, alpha=alpha, method="holm")
     table["p_holm"] = holm
     table["significant"] = reject
-    mde = min_detectable_effect(n_games, expected, n_tests=n_players, alpha=alpha, power=power) if 0 < expected < 1 else float("inf")
     se = 100.0 * np.sqrt(table["rate"] * (1 - table["rate"]) / table["n"])
     table["label"] = [finding("", d, e, threshold).label for d, e in zip(table["diff_pp"], se)]
-    return SeatBalance(table, n_games, n_players, expected, float(chi2), float(p), w, mde,
+    return SeatBalance(table, n_games, n_players, expected, float(chi2), float(p), w,
                        seat_verdict(table, n_games, expected, threshold), threshold)
 
 
 def seat_verdict(table: pd.DataFrame, n_games: int, expected: float, threshold: float) -> str:
     """One sentence a designer can act on: each seat's departure from the fair share, labelled by size."""
     order = table.reindex(table["diff_pp"].abs().sort_values(ascending=False).index)
-    big = order[order["label"].isin(["large", "inconclusive"])]
+    big = order[order["label"].isin(["large", "about the threshold", "inconclusive"])]
     head = [f"{seat_label(s)} wins {pct(r['rate'])} [{100 * r['lo']:.1f}, {100 * r['hi']:.1f}], "
             f"{r['diff_pp']:+.1f} pts against the fair {pct(expected)}: {r['label']}" for s, r in big.iterrows()]
     rest = order[~order.index.isin(big.index)]

@@ -18,7 +18,7 @@ from analysis.load import Run, load_run
 from analysis.metrics import (Estimate, Metric, Paired, estimate, headline_metrics, paired_difference, parse_metric,
                               study_like, until_ci_note)
 from analysis.sections import Plot, Section, Table
-from analysis.verdicts import DEFAULT_MIN_EFFECT, parse_min_effect
+from analysis.verdicts import DEFAULT_MIN_EFFECT, fdr, parse_min_effect
 from sim.core.errors import PlaytestError, writable_dir
 from sim.sweep import read_sweep
 
@@ -167,18 +167,24 @@ def _table(rows: MetricRows, sweep: SweepRuns) -> pd.DataFrame:
     })
 
 
-def sample_size_advice(rows: MetricRows, effect: float = 1.0) -> str:
-    """How many games per variant resolve a difference of ``effect`` points, with and without pairing."""
+def sample_size_advice(rows: MetricRows) -> str:
+    """The games per variant that give every variant an 80% chance of the right label: a true change of twice the
+    threshold labelled large, no change labelled negligible; sized on the variant whose paired differences spread
+    most (a median over the variants would promise too much for the others), with and without the pairing."""
     pairs = [p for p in rows.paired if p is not None]
     if not any(p.sd_paired > 0 for p in pairs):
         return (f"Sample size: every variant gives {rows.metric.title.lower()} exactly as the baseline does in every game "
                 "here, so no number of games would show a difference.")
-    paired = int(np.median([p.games_for(effect) for p in pairs]))
-    unpaired = int(np.median([p.games_for(effect, paired=False) for p in pairs]))
-    gain = f"; without common random numbers it would take about {unpaired:,}" if unpaired > paired else ""
-    return (f"Sample size: resolving a {effect:g}-point change of {rows.metric.title.lower()} between a variant and "
-            f"the baseline (80% power, 5% two-sided) takes about {paired:,} games per variant with the pairing "
-            f"used here{gain} (median over the variants).")
+    worst = max(pairs, key=lambda p: p.sd_paired)
+    t, unit = rows.threshold, rows.metric.unit
+    cells = []
+    for effect, want, name in ((2 * t, "large", "large"), (0.0, "within", "negligible")):
+        paired, alone = worst.games_for(effect, t, want), worst.games_for(effect, t, want, paired=False)
+        cells.append(f"a true change of {effect:.3g} {unit} labelled {name}: {paired:,} games per variant"
+                     + (f" (without common random numbers {alone:,})" if alone and alone > paired else ""))
+    return (f"Sample size, for an 80% chance that every variant gets the right label against the {t:.3g}-{unit} "
+            f"threshold (sized on the variant whose paired differences spread most, {worst.sd_paired:.3g} {unit} per "
+            f"game; {worst.n_games:,} games played): " + "; ".join(cells) + ".")
 
 
 def sweep_sections(sweep: SweepRuns, min_effect: str = DEFAULT_MIN_EFFECT) -> list[Section]:
@@ -215,14 +221,14 @@ def write_sweep_report(root: str | Path, out: str | Path | None = None,
                        min_effect: str = DEFAULT_MIN_EFFECT) -> tuple[Path, str]:
     """Write the sweep report (index.html, report.md, PNGs) to ``out`` (default SWEEP/report); return its
     index.html and the one-line conclusion."""
-    from analysis.report import _write
+    from analysis.report import _write, state_tests
 
     sweep = load_sweep(root)
     out = Path(out) if out else sweep.root / "report"
     writable_dir(out)
-    sections = sweep_sections(sweep, min_effect)
+    sections, ledger = fdr(lambda: sweep_sections(sweep, min_effect))
     title = f"{sweep.runs[0].title} sweep over {sweep.axis_title}"
-    return _write(sweep.runs, sections, title, out), str(sections[0].blocks[0])
+    return _write(sweep.runs, state_tests(sections, ledger), title, out), str(sections[0].blocks[0])
 
 
 def sweep_width(metric_key: str) -> Callable[[Path], float]:

@@ -87,3 +87,27 @@ def test_bar_labels_are_dark_on_a_light_box():
     ax = plots.seat_win_rates(stats.seat_balance(players)).axes[0]
     labels = [t for t in ax.texts if t.get_text().startswith("n=")]
     assert labels and all(t.get_color() == "black" and t.get_bbox_patch() is not None for t in labels)
+
+
+def test_seat_ratio_draws_each_runs_own_band_and_names_simultaneous_seats():
+    """Issue 21 item 13: with a 2-point threshold the band is ± 2/33.3, ± 2/25 and ± 2/20 of the fair share at 3, 4
+    and 5 players: each run's own, not their mean. A simultaneous game's axis is seat, not turn order, and a
+    solitaire run's design cell is 'one player', not 'confounded'."""
+    from analysis.card import _headline_row, analyse
+    from tests.test_analysis_synth import make_run
+
+    runs = [make_run("bus", n_players=n, n_games=2000, strategies=["a", "b", "c", "d", "e"], seed=n) for n in (3, 4, 5)]
+    analyses = [analyse(r) for r in runs]
+    ax = plots.seat_ratio(analyses).axes[0]
+    from matplotlib.collections import PolyCollection
+    heights = sorted({round(float(c.get_paths()[0].vertices[:, 1].max()) - 1, 4) for c in ax.collections
+                      if isinstance(c, PolyCollection)})
+    fair = [a.fair for a in analyses]
+    assert heights == sorted(round(2 / (100 * f), 4) for f in fair)
+    assert "turn order" in ax.get_xlabel()
+    ax = plots.seat_ratio(analyses, turn_order=False).axes[0]
+    assert "simultaneous" in ax.get_xlabel() and "turn order" not in ax.get_xlabel()
+    from analysis.sections import turn_order
+    assert turn_order("seven_wonders") is False and turn_order("bus") is True
+    solo = make_run("bus", n_players=1, n_games=200, strategies=["a"], seed=9)
+    assert _headline_row(analyse(solo))["design"] == "one player"

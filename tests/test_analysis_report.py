@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from analysis.report import write_report
@@ -121,3 +123,45 @@ def test_card_replay_command_reproduces_the_logged_seats(tmp_path):
     logged = run.players[run.players["game_index"] == 17].sort_values("seat")["strategy"].astype(str).tolist()
     assert [names[i] for i in study.seats(17, 1)[0]] == logged
     assert study.rules == plan_study("sea_trade", 3, 1, overrides=["win_gold=30"]).rules
+
+
+def test_shared_victories_are_a_rule_outcome_not_degenerate_games():
+    """Issue 21 item 7: 150 of 3,000 games end in a shared victory (two players tie on everything: win share 1/2
+    each, no single winner seat). They are counted apart as a rule outcome; no game is degenerate."""
+    from analysis.card import degenerate
+    from tests.test_analysis_synth import make_run
+
+    run = make_run("sea_trade", n_players=4, n_games=3000, strategies=["a", "b", "c", "d"], seed=70)
+    tied = np.arange(0, 3000, 20)
+    p = run.players
+    rows = p["game_index"].isin(tied) & p["seat"].isin([0, 1])
+    others = p["game_index"].isin(tied) & ~p["seat"].isin([0, 1])
+    p.loc[rows, ["win_share", "won", "rank", "score"]] = [0.5, 1, 1, 30]
+    p.loc[others, ["win_share", "won", "rank", "score"]] = [0.0, 0, 3, 10]
+    run.games.loc[run.games["game_index"].isin(tied), "winner_seat"] = -1
+    run.games["end_reason"] = pd.Categorical(["win"] * 3000)
+    examples, row = degenerate(run)
+    assert len(examples) == 0 and row["degenerate games [95% CI]"].startswith("0: 0.00%")
+    assert row["shared victories (a rule outcome) [95% CI]"].startswith("150: 5.00%")
+
+
+def test_report_opens_with_a_takeaway_and_the_card_is_compact():
+    """Issue 21 item 14: seat 1 at odds x 2 in 3-, 4- and 5-player runs wins 1.50x, 1.60x and 1.67x the fair share
+    (the known answer); the report's first sentence says so, and the card holds no compensation table and no
+    paragraph per run for degenerate games."""
+    from analysis.report import build_sections
+    from tests.test_analysis_synth import make_run
+
+    runs = []
+    for n in (3, 4, 5):
+        r = make_run("bus", n_players=n, n_games=20000, strategies=["a", "b", "c", "d", "e"], seat_weights=[2] + [1] * (n - 1),
+                     seed=71 + n)
+        r.run_dir = r.run_dir.with_name(f"bus-{n}p")
+        runs.append(r)
+    card = build_sections(runs)[0]
+    first = card.blocks[0]
+    m = re.match(r"\*\*bus: seat 1 wins (\d\.\d\d)-(\d\.\d\d)x the fair share at 3-5 players", first)
+    assert m and abs(float(m.group(1)) - 1.5) < 0.04 and abs(float(m.group(2)) - 5 / 3) < 0.04, first
+    tables = [b for b in card.blocks if hasattr(b, "frame")]
+    assert len(tables) == 2 and not any("handicap" in " ".join(t.frame.columns) for t in tables)
+    assert not any(isinstance(b, str) and "are degenerate" in b for b in card.blocks)

@@ -109,3 +109,26 @@ def test_bus_compare_lists_each_run():
     column = "18-stick minus 28-stick win rate (game-clustered)"
     assert table[column].iloc[0] == "n/a"
     assert table[column].iloc[1].endswith("]") and "pts" in table[column].iloc[1]
+
+
+def test_starting_player_rounds_are_adjusted_for_the_seat():
+    """Issue 21 item 9: seat 1 wins at odds x 2 and holds the starting-player bus 4 rounds in 90% of games, the
+    others 0-2 rounds; holding it does nothing (the known answer: 0). The raw table shows 4-round holders winning
+    far more; the adjusted column puts 4 rounds within a few points of 0 rounds, not 'large'."""
+    import numpy as np
+
+    from analysis.sections import Table
+    from analysis.sections.bus import starting_player
+    from tests.test_analysis_synth import make_run
+
+    run = make_run("bus", n_players=4, n_games=20000, strategies=["a", "b", "c", "d", "e"], seat_weights=[2, 1, 1, 1],
+                   seed=80)
+    rng = np.random.default_rng(81)
+    p = run.players
+    first = p["seat"].to_numpy() == 0
+    p["start_player_rounds"] = np.where(first & (rng.random(len(p)) < 0.9), 4, rng.integers(0, 3, len(p)))
+    table = next(b for b in starting_player(run, 2.0).blocks if isinstance(b, Table) and "starting-player bus" in b.caption)
+    frame = table.frame.set_index("rounds as starting player")
+    raw = float(frame.loc["4", "vs expected"].split()[0])
+    adjusted = frame.loc["4", "adjusted for seat and strategy, vs 0 rounds [95% CI]"]
+    assert raw > 10 and not adjusted.endswith("large") and abs(float(adjusted.split()[0])) < 3

@@ -7,7 +7,7 @@ from sim.runner import run_study
 from tests.test_analysis_synth import write_run
 
 TITLES = ["Stand-in data", "Seats: VP and months leading", "Start city", "Starting talents", "Action-card usage",
-          "Value of each talent type", "Money curves", "Sources of victory points", "Performances and final scores",
+          "Talent types and winning (an association)", "Money curves", "Sources of victory points", "Performances and final scores",
           "Interaction", "Board and supply", "Leader dynamics"]
 
 
@@ -20,8 +20,13 @@ def test_sections_on_a_real_run(tmp_path):
     assert list(secs) == TITLES
     city = [b for b in secs["Start city"].blocks if isinstance(b, Table)][0]
     assert set(city.frame["start city"]) <= {"Winnipeg", "Toronto", "Montreal"}
-    for title in ("Start city", "Value of each talent type", "Money curves", "Leader dynamics"):
+    for title in ("Start city", "Talent types and winning (an association)", "Money curves", "Leader dynamics"):
         assert any(isinstance(b, Plot) for b in secs[title].blocks), title
+    # issue 21 item 8: measured at the end of the game, so title, table and plot say association and point to ab
+    talent = secs["Talent types and winning (an association)"].blocks
+    plot = next(b for b in talent if isinstance(b, Plot))
+    assert "association" in plot.figure.axes[0].get_title() and "`playtest ab`" in plot.caption
+    assert any(isinstance(b, Table) and "held horses are part of the score" in b.caption.lower() for b in talent)
     assert not any(isinstance(b, str) and b.startswith("Skipped") for s in secs.values() for b in s.blocks)
 
 

@@ -60,9 +60,9 @@ def _strategies(run: Run) -> np.ndarray:
     return run.players["strategy"].astype(str).to_numpy().reshape(-1, run.n_players)
 
 
-def test_neighbours_left_is_next_seat_and_adjusted_effect_found():
-    """SW-STUDY-2: a player whose LEFT neighbour (seat + 1, SW-SETUP-4) plays military never wins; the adjusted left
-    effect of military is large and negative while the right one is not, and the raw table shows 0% for it."""
+def test_neighbours_left_is_next_seat_and_named_contrasts_found():
+    """SW-STUDY-2: a player whose LEFT neighbour (seat + 1, SW-SETUP-4) plays military never wins; the raw table
+    shows 0% for it, and military's left vs right contrast is large and negative."""
     run = synthetic(n_games=3000, seed=1)
     s, n = _strategies(run), run.n_players
     rng = np.random.default_rng(5)
@@ -72,14 +72,67 @@ def test_neighbours_left_is_next_seat_and_adjusted_effect_found():
     nb = S.neighbour_table(run.players)
     assert (nb["left"].to_numpy().reshape(-1, n)[:, 0] == s[:, 1]).all()
     assert (nb["right"].to_numpy().reshape(-1, n)[:, 0] == s[:, n - 1]).all()
-    model = S.neighbour_model(run.players, 2.0)
-    lm = model["left"].set_index("level").loc["military"]
-    rm = model["right"].set_index("level").loc["military"]
-    assert lm["effect"] < -15 and lm["label"] == "large"
-    assert abs(rm["effect"]) < abs(lm["effect"]) / 2
+    lr = S.neighbour_contrasts(run.players, 2.0).set_index("strategy").loc["military", "left vs right"]
+    assert lr.estimate < -15 and lr.label == "large"
     sec = S.neighbours(run, 2.0)
     left_table = [b for b in sec.blocks if isinstance(b, Table)][0].frame
     assert left_table.set_index("left neighbour's strategy").loc["military", "win rate [95% CI]"].startswith("0.0%")
+
+
+def _planted_neighbours(n: int, n_games: int, seed: int) -> Run:
+    """Military beside a player (either side) cuts that player's odds of winning to 0.4; military across from a
+    player (at the table, not next to it) doubles them; everything else is even."""
+    run = synthetic(n_games=n_games, n=n, seed=seed)
+    s = _strategies(run)
+    mil = s == "military"
+    beside = np.roll(mil, 1, axis=1) | np.roll(mil, -1, axis=1)
+    across = (mil.sum(axis=1, keepdims=True) - mil - np.roll(mil, 1, axis=1) - np.roll(mil, -1, axis=1)) > 0
+    odds = np.where(beside, 0.4, 1.0) * np.where(across & ~beside, 2.0, 1.0)
+    rng = np.random.default_rng(seed + 1)
+    cum = np.cumsum(odds / odds.sum(axis=1, keepdims=True), axis=1)
+    _set_winners(run, (rng.random(len(s))[:, None] > cum).sum(axis=1))
+    return run
+
+
+def _population_contrasts(run: Run) -> pd.DataFrame:
+    """The estimand itself: the same fit on every seating of the pool, each weighted equally, with every
+    player's exact probability of winning as the outcome (no sampling noise)."""
+    import itertools
+
+    n = run.n_players
+    perms = np.array(list(itertools.permutations(range(len(POOL)), n)))
+    s = np.array(POOL)[perms]
+    mil = s == "military"
+    beside = np.roll(mil, 1, axis=1) | np.roll(mil, -1, axis=1)
+    across = (mil.sum(axis=1, keepdims=True) - mil - np.roll(mil, 1, axis=1) - np.roll(mil, -1, axis=1)) > 0
+    odds = np.where(beside, 0.4, 1.0) * np.where(across & ~beside, 2.0, 1.0)
+    prob = odds / odds.sum(axis=1, keepdims=True)
+    pop = pd.DataFrame({"game_index": np.repeat(np.arange(len(perms)), n), "seat": np.tile(np.arange(n), len(perms)),
+                        "strategy": s.ravel(), "win_share": prob.ravel()})
+    return S.neighbour_contrasts(pop, 2.0).set_index("strategy")
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_neighbour_contrasts_are_the_named_estimands_at_every_player_count(n):
+    """Issue 21 item 1: beside, across and absent are told apart. With military beside you costing odds x 0.4 and
+    military across worth x 2, the estimates match the estimand computed on every seating of the pool (within 3.5
+    standard errors), adjacent vs absent is large and negative, across vs absent large and positive (4 and 5
+    players), left vs right not large, and 3 players have no seat across ('not identified')."""
+    run = _planted_neighbours(n, 20000, seed=60 + n)
+    got = S.neighbour_contrasts(run.players, 2.0).set_index("strategy")
+    truth = _population_contrasts(run)
+    mil, true = got.loc["military"], truth.loc["military"]
+    for name in S.CONTRASTS:
+        if true[name] is None:
+            assert mil[name] is None and name in ("across vs absent", "adjacent vs across") and n == 3
+            continue
+        assert abs(mil[name].estimate - true[name].estimate) < 3.5 * mil[name].se, (name, mil[name], true[name])
+    assert mil["adjacent vs absent"].estimate < -5 and mil["adjacent vs absent"].label == "large"
+    assert mil["left vs right"].label != "large"
+    if n > 3:
+        assert mil["across vs absent"].estimate > 5 and mil["across vs absent"].label == "large"
+    text = " ".join(b.caption for b in S.neighbours(run, 2.0).blocks if isinstance(b, Table))
+    assert "the reference: 'absent'" in text and f"({n} players)" in text
 
 
 def test_boards_rate_score_and_adjusted_effect():
@@ -222,6 +275,39 @@ def test_perturbed_data_loads_and_the_sensitivity_section_names_changes(tmp_path
     assert "secondary source" in row["rests on non-rulebook values"]
 
 
+def test_stand_in_sensitivity_is_a_paired_difference_flagged_only_when_large(tmp_path):
+    """Issue 21 item 3, known answer on paired synthetic runs (same deals: same seed and game count). Tiles 1 and 2
+    are built in the same games of both runs; with the perturbed data tile 1's builder wins 70% of its games instead
+    of a quarter (a planted change of about +60 pts in builder minus others), tile 2's games are played identically.
+    Tile 1's difference is labelled large; tile 2's is exactly 0 and negligible, so it is not flagged, whatever
+    each run's own label; the caption says the runs are paired."""
+    S.write_perturbed_data(tmp_path / "plus", 1)
+    ref = synthetic(4000, seed=12, rules={"data": ""})
+    pert = synthetic(4000, seed=12, rules={"data": str(tmp_path / "plus")})
+    rng = np.random.default_rng(13)
+    builders = {t: np.where(rng.random(4000) < 0.5, rng.integers(0, 4, 4000), -1) for t in (1, 2)}
+    success = (rng.random(4000) < 0.5).astype(int)
+    for r in (ref, pert):
+        r.games["gp1_project"], r.games["gp1_success"] = 0, success
+        for t, b in builders.items():
+            r.games[f"tile{t}_builder"] = b
+    winner = rng.integers(0, 4, 4000)
+    _set_winners(ref, winner)
+    b1 = builders[1]
+    boosted = np.where((b1 >= 0) & ~(builders[2] >= 0) & (rng.random(4000) < 0.6), b1, winner)
+    _set_winners(pert, boosted)
+    sec = S.stand_in_sensitivity([ref, pert], 2.0)
+    table = [b for b in sec.blocks if isinstance(b, Table) and "minus packaged" in " ".join(b.frame.columns)][0]
+    rows = table.frame.set_index("finding")
+    t1 = rows.loc[[i for i in rows.index if i.startswith("tile 1 ")][0]]
+    t2 = rows.loc[[i for i in rows.index if i.startswith("tile 2 ")][0]]
+    assert t1["label"] == "large" and t1.iloc[1].startswith("+")
+    assert t2["label"] == "negligible" and t2.iloc[1].startswith("+0.0 pts [+0.0, +0.0]")
+    assert "paired: both runs play the same deals" in table.caption
+    text = " ".join(b for b in sec.blocks if isinstance(b, str))
+    assert "1 finding(s) move by a large amount: tile 1 " in text
+
+
 def test_base_vs_babel_compares_strategies_and_balance():
     """SW-STUDY-3 / SW-STUDY-1: with the modules off against on at the same player count, the comparison gives
     each strategy's win-rate change (babel gains 'large' when it always wins with Babel) and both runs' spreads."""
@@ -236,6 +322,7 @@ def test_base_vs_babel_compares_strategies_and_balance():
     assert list(spread["modules"]) == ["base game", "base + Babel"]
     row = shift.set_index("strategy").loc["babel"]
     assert row["label"] == "large" and row["Babel minus base"].startswith("+")
+    assert "paired: both runs play the same deals" in [b for b in sec.blocks if isinstance(b, Table)][1].caption
     assert [x.title for x in S.compare([babel, base])] == ["Base game against base + Babel"]
 
 

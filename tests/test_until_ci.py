@@ -55,7 +55,7 @@ def test_tighter_target_extends_the_same_run_and_cap_is_reported(tmp_path, capsy
     assert load_run(out).n_games == 3000
     assert main(["report", str(out), "--out", str(tmp_path / "rep")]) == 0
     md = (tmp_path / "rep" / "report.md").read_text()
-    assert "reached the cap of 3,000 games" in md and "To resolve a 2-point seat effect" in md
+    assert "reached the cap of 3,000 games" in md and "labelled large: " in md and "labelled negligible: " in md
     capsys.readouterr()
     assert main([*RUN, "--games", "1000", "--until-ci", "1", "--out", str(out)]) == 2
     assert "more than --games" in capsys.readouterr().err

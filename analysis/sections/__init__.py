@@ -61,6 +61,12 @@ def game_sections(run: Run, threshold: float = 2.0) -> list[Section]:
     return importlib.import_module(module).sections(run, threshold)
 
 
+def turn_order(game: str) -> bool:
+    """Whether the game's seats play in turn order (a module sets ``TURN_ORDER = False`` for simultaneous turns)."""
+    module = _section_module(game)
+    return bool(getattr(importlib.import_module(module), "TURN_ORDER", True)) if module else True
+
+
 def game_comparison(runs: Sequence[Run]) -> list[Section]:
     """The game's own comparison sections across runs (empty when it defines none or games differ)."""
     games = {r.game for r in runs}
@@ -98,7 +104,7 @@ def association_blocks(run: Run, flag, yes: str, no: str, threshold: float) -> l
     if a.odds_crude and a.odds_adjusted:
         oc, oa = a.odds_crude, a.odds_adjusted
         text += (f". Odds ratio of winning {oc[0]:.2f} [{oc[1]:.2f}, {oc[2]:.2f}] crude, "
-                 f"{oa[0]:.2f} [{oa[1]:.2f}, {oa[2]:.2f}] Mantel-Haenszel over strategy x seat x length strata")
+                 f"{oa[0]:.2f} [{oa[1]:.2f}, {oa[2]:.2f}] Mantel-Haenszel over strategy x seat x length strata (intervals jackknifed over blocks of games)")
     blocks.append(text + ". An association, not a cause: a strong position may invite the behaviour; "
                          "`playtest ab` measures a cause.")
     return blocks

@@ -9,7 +9,7 @@ import pandas as pd
 
 from analysis import plots, stats
 from analysis.load import Run
-from analysis.models import paired_difference
+from analysis.models import adjusted_levels, paired_difference
 from analysis.sections import (Block, Plot, Section, Table, association_blocks, ci, describe_display, mean_display,
                                missing_columns, rate_display, skip_note)
 
@@ -45,7 +45,16 @@ def starting_player(run: Run, threshold: float) -> Section:
                             f"Passengers delivered by seat ({n:,} games)."))
     if _need(p, ("start_player_rounds",), "win rate by rounds holding the starting-player bus", blocks):
         t = stats.win_rates(p, "start_player_rounds")
-        blocks += [Table(rate_display(t, "rounds as starting player"), "Win rate by the number of rounds the player held the starting-player bus."),
+        frame = rate_display(t, "rounds as starting player")
+        adj = adjusted_levels(p, "start_player_rounds", "rounds holding", threshold)
+        if adj is not None:
+            cells = {r.level: r.adjusted for r in adj.itertuples()}
+            frame["adjusted for seat and strategy, vs 0 rounds [95% CI]"] = [
+                f"{cells[k].interval()} {cells[k].label}" if cells.get(k) is not None else
+                ("reference" if k == t.index[0] else "not identified") for k in t.index]
+        blocks += [Table(frame, "Win rate by the number of rounds the player held the starting-player bus: raw, and "
+                                "adjusted for seat and strategy (most long holders sit in seat 1, so the raw column is "
+                                "largely the seat's). An association: `playtest ab` measures a cause."),
                    Plot("start_rounds", plots.line_with_band(t.reset_index(), "start_player_rounds",
                                                              f"Win rate by rounds as starting player ({n:,} games)",
                                                              "rounds holding the starting-player bus", "win rate (%)",

@@ -228,7 +228,7 @@ def talent_value(run: Run, threshold: float) -> Section:
     p, blocks = run.players, []
     hired = [f"hired_{t}" for t in TALENT_TYPES]
     if not _need(p, hired + list(HELD.values()), "value of each talent type", blocks):
-        return Section("Value of each talent type", blocks)
+        return Section("Talent types and winning (an association)", blocks)
     wage = load_data(_rules(run).get("data") or None).wage
     rows = []
     for i, t in enumerate(TALENT_TYPES):
@@ -242,13 +242,18 @@ def talent_value(run: Run, threshold: float) -> Section:
     groups = [(f"{_name(t)}: 2+ held at the end", p[HELD[t]].to_numpy() >= 2) for t in TALENT_TYPES]
     groups += [(f"{_name(t)}: hired 1+", p[f"hired_{t}"].to_numpy() >= 1) for t in TALENT_TYPES]
     table, adjusted = _association_rows(run, groups, threshold)
-    blocks.append(Table(table, "Win rate of players holding or hiring each type against the rest. " + ADJUSTED_NOTE))
+    blocks.append(Table(table, "Win rate of players holding or hiring each type against the rest: an association "
+                               "measured at the end of the game, not the value of a talent. Held horses are part of "
+                               "the score, and only players who can pay the wages keep their talent, so a strong "
+                               "position and holding talent go together; `playtest ab` (a strategy that hires a type "
+                               "against one that does not) measures a cause. " + ADJUSTED_NOTE))
     if adjusted:
         blocks.append(Plot("talent_value", effect_plot(
-            adjusted, f"Talent type and winning, adjusted ({run.n_games:,} games)",
+            adjusted, f"Talent held or hired and winning: an association ({run.n_games:,} games)",
             "win rate of the group minus the rest (points), within strategy x seat", threshold),
-            "Adjusted association of each talent type with winning, 95% intervals (clustered by game)."))
-    return Section("Value of each talent type", blocks)
+            "Adjusted association of each talent type with winning, 95% intervals (clustered by game). Not the value "
+            "of a talent: see the note above; `playtest ab` measures a cause."))
+    return Section("Talent types and winning (an association)", blocks)
 
 
 def money_curves(run: Run) -> Section:

@@ -18,12 +18,14 @@ import pandas as pd
 
 from analysis import plots, stats
 from analysis.load import Run
-from analysis.models import association, cluster_ols, _deviation, _effects
+from analysis.models import association, cluster_ols, formula_fit, paired_runs, run_change, _deviation, _effects
 from analysis.sections import (Block, Plot, Section, Table, ci, describe_display, missing_columns,
                                rate_display, skip_note)
 from analysis.verdicts import Finding, finding
 from sim.seven_wonders.data import COLORS, FILES, N_TILES, PACKAGED_DIR, REWARD_VALUE_KEY, load_data
 
+TURN_ORDER = False
+"""Every turn is simultaneous (SW-TURN-1): seats have no order, so seat charts say seat, not turn order."""
 SOURCES = ("military", "treasury", "wonder", "civilian", "science", "commercial", "guilds", "babel", "projects")
 """Score categories in SW-END-1 order, then the Babel ones (BABEL-SCORE-1, BABEL-GP-15): the vp_ columns."""
 VP = [f"vp_{s}" for s in SOURCES]
@@ -77,35 +79,67 @@ def neighbour_table(players: pd.DataFrame) -> pd.DataFrame:
                         index=players.index)
 
 
-def neighbour_model(players: pd.DataFrame, threshold: float) -> dict[str, pd.DataFrame] | None:
-    """win_share ~ seat + own strategy + opponents present + left strategy + right strategy (deviation coded,
-    game-clustered): the left and right neighbour effects in points beyond which strategies sit at the table."""
+POSITIONS = ("absent", "left", "right", "both sides", "across", "beside and across")
+"""Where strategy X sits relative to a player: nowhere among the opponents; on exactly one side (and nowhere else);
+on both sides; only at a seat not next to the player (across); next to and across from the player (a repeated X)."""
+CONTRASTS = {"adjacent vs absent": ({"left": 0.5, "right": 0.5}, "absent"),
+             "across vs absent": ({"across": 1.0}, "absent"),
+             "adjacent vs across": ({"left": 0.5, "right": 0.5}, "across"),
+             "left vs right": ({"left": 1.0}, "right")}
+"""The named contrasts: 'adjacent' is one neighbour playing X (the mean of X on the left and X on the right)."""
+
+
+def neighbour_positions(players: pd.DataFrame, strategy: str) -> np.ndarray:
+    """Per player row: where ``strategy`` sits among its opponents (one of POSITIONS; three or more seats)."""
     n = int(players["seat"].max()) + 1
-    cat = pd.Categorical(players["strategy"].astype(str))
-    names, k = [str(c) for c in cat.categories], len(cat.categories)
-    if k < 2 or n < 3:
+    x = (players["strategy"].astype(str).to_numpy() == strategy).reshape(-1, n)
+    left, right = np.roll(x, -1, axis=1), np.roll(x, 1, axis=1)
+    others = x.sum(axis=1, keepdims=True) - x - left - right
+    across = others > 0
+    side = np.where(left & right, "both sides", np.where(left, "left", np.where(right, "right", "")))
+    pos = np.where(side == "", np.where(across, "across", "absent"),
+                   np.where(across, "beside and across", side))
+    return pos.ravel()
+
+
+def neighbour_contrasts(players: pd.DataFrame, threshold: float) -> pd.DataFrame | None:
+    """Per strategy X, the named contrasts of a player's win rate (points) by where X sits: win_share ~ C(seat, Sum)
+    + C(strategy, Sum) + C(position of X, reference absent), game-clustered, aliased columns dropped. Random seating
+    makes each a causal contrast; a contrast whose positions never occur is None (not identified)."""
+    n = int(players["seat"].max()) + 1
+    names = sorted(players["strategy"].astype(str).unique())
+    if len(names) < 2 or n < 3:
         return None
-    own = np.asarray(cat.codes, np.int64)
-    codes = own.reshape(-1, n)
-    present = np.stack([(codes == j).sum(axis=1) for j in range(k)], axis=1)
-    opponents = np.repeat(present, n, axis=0) - (own[:, None] == np.arange(k)[None, :])
-    left, right = np.roll(codes, -1, axis=1).ravel(), np.roll(codes, 1, axis=1).ravel()
-    seat = players["seat"].to_numpy(np.int64)
-    x = np.column_stack([np.ones(len(own)), _deviation(seat, n), _deviation(own, k), opponents[:, :-1],
-                         _deviation(left, k), _deviation(right, k)])
-    if np.linalg.matrix_rank(x.T @ x) < x.shape[1]:
-        return None
-    res = cluster_ols(players["win_share"].to_numpy(float), x, players["game_index"].to_numpy())
-    start = 1 + (n - 1) + (k - 1) + (k - 1)
-    out = {}
-    for side, first in (("left", start), ("right", start + k - 1)):
-        table, _, _ = _effects(res, slice(first, first + k - 1), names, threshold, f"{side} neighbour plays")
-        out[side] = table
-    return out
+    rows = []
+    groups = players["game_index"].to_numpy()
+    for x in names:
+        pos = neighbour_positions(players, x)
+        seen = set(pos)
+        ref = "absent" if "absent" in seen else max(seen, key=lambda v: (pos == v).sum())
+        frame = pd.DataFrame({"y": players["win_share"].to_numpy(float), "seat": players["seat"].to_numpy(),
+                              "strategy": players["strategy"].astype(str).to_numpy(), "pos": pos})
+        res, columns = formula_fit(f"y ~ C(seat, Sum) + C(strategy, Sum) + C(pos, Treatment('{ref}'))", frame, groups)
+        coef = {c.split("[T.")[1].rstrip("]"): i for i, c in enumerate(columns) if c.startswith("C(pos")}
+        row = {"strategy": x}
+        for name, (plus, minus) in CONTRASTS.items():
+            levels = [*plus, minus]
+            if not all(v == ref or v in coef for v in levels):
+                row[name] = None
+                continue
+            weights = np.zeros(len(columns))
+            for v, w in plus.items():
+                weights[coef[v]] += w if v != ref else 0.0
+            if minus != ref:
+                weights[coef[minus]] -= 1.0
+            est = 100.0 * float(weights @ res.params)
+            se = 100.0 * float(np.sqrt(max(weights @ res.cov_params() @ weights, 0.0)))
+            row[name] = finding(f"{x}: {name}", est, se, threshold)
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def neighbours(run: Run, threshold: float) -> Section:
-    """SW-STUDY-2: win rate by the left and right neighbours' strategies, raw and adjusted."""
+    """SW-STUDY-2: win rate by the left and right neighbours' strategies, raw, and the named contrasts."""
     p, n = run.players, run.n_games
     nb = neighbour_table(p)
     blocks: list[Block] = [
@@ -116,23 +150,24 @@ def neighbours(run: Run, threshold: float) -> Section:
         t = stats.win_rates(p.assign(nb=nb[side].to_numpy()), "nb")
         blocks.append(Table(rate_display(t, f"{side} neighbour's strategy"),
                             f"Raw win rate of a player by the strategy of the {side} neighbour ({n:,} games)."))
-    model = neighbour_model(p, threshold)
+    model = neighbour_contrasts(p, threshold)
     if model is None:
-        blocks.append("Neighbour effects cannot be separated from the strategies with this seating (one strategy, "
-                      "or fewer than 3 seats).")
+        blocks.append("Neighbour contrasts need at least two strategies and three seats.")
         return Section("Neighbours", blocks)
-    rows = []
-    for side in ("left", "right"):
-        t = model[side]
-        rows += [finding(f"{side} neighbour plays {lv}", e, s, threshold)
-                 for lv, e, s in zip(t["level"], t["effect"], t["se"])]
-    blocks.append(Table(_findings_frame(rows, "neighbour"),
-                        "Adjusted: win-rate points of a player against the average neighbour, from OLS on win share "
-                        "with seat, own strategy, the strategies present at the table, and both neighbours' "
-                        "strategies (errors clustered by game)."))
-    big = [f for f in rows if f.label == "large"]
-    blocks.append(("Large neighbour effects: " + "; ".join(f"{f.what} {f.interval()}" for f in big) + "."
-                   if big else f"No neighbour effect reaches the threshold ({threshold:g} pts)."))
+    cell = lambda f: f"{f.interval()} {f.label}" if f is not None else "not identified"  # noqa: E731
+    blocks.append(Table(pd.DataFrame({"strategy X": model["strategy"],
+                                      **{name: [cell(f) for f in model[name]] for name in CONTRASTS}}),
+                        f"Named contrasts ({run.n_players} players): a player's win rate in points when strategy X sits "
+                        "beside them (one neighbour plays X: the mean of X on the left and X on the right), across "
+                        "the table (X plays but not next to them), or not at all (the reference: 'absent', X's seats "
+                        "taken by the rest of the pool as the random seating draws them); left = seat + 1. Adjusted "
+                        "for own seat and strategy, errors clustered by game; random seating makes each a causal "
+                        "contrast. 'Not identified': that position never occurs (no seat across at 3 players, or X "
+                        "at every table)."))
+    found = [f for name in CONTRASTS for f in model[name] if f is not None]
+    big = [f for f in found if f.label == "large"]
+    blocks.append(("Large neighbour contrasts: " + "; ".join(f"{f.what} {f.interval()}" for f in big) + "."
+                   if big else f"No neighbour contrast is labelled large (threshold {threshold:g} pts)."))
     cross = p.assign(left=nb["left"].to_numpy()).pivot_table(index="strategy", columns="left", values="win_share",
                                                              aggfunc="mean", observed=True)
     blocks.append(Plot("left_neighbour", plots.heatmap(cross, f"Win rate by own strategy and left neighbour ({n:,} games)",
@@ -460,7 +495,8 @@ def tiles(run: Run, threshold: float) -> Section:
                                                                  f"active, by strategy ({n:,} games)", "strategy",
                                                          "tile", fmt="{:+.1f}", center=0.0, min_span=3.0,
                                                          cbar_label="points (adjusted)"),
-                           "Adjusted effect in points: games where the tile was active at least one turn against "
+                           f"Screening ({len(eff)} tile x strategy cells): adjusted effect in points: games where the "
+                           "tile was active at least one turn against "
                            "games where it never was, for the players who did not build it (seat, own strategy "
                            "and the strategies at the table held fixed; game-clustered). Where a tile was active, its "
                            "builder gave up a card for it, so the others share a small gain from that alone: compare "
@@ -472,7 +508,9 @@ def tiles(run: Run, threshold: float) -> Section:
                                           "adjusted [95% CI]": [f"{e:+.1f} pts [{lo:+.1f}, {hi:+.1f}]" for e, lo, hi
                                                                 in zip(shown["effect"], shown["lo"], shown["hi"])],
                                           "label": shown["label"]}),
-                            f"Tile effects on a strategy's win rate that reach the threshold ({threshold:g} pts), "
+                            f"Screening: the tile x strategy cells (of {len(eff)}) whose effect on a strategy's win rate "
+                            f"is labelled large against the threshold ({threshold:g} pts; labels at the report's "
+                            "false-discovery cut-off), "
                             "adjusted beside crude. Every tile binds every player (BABEL-ACTIVE-1), but its activity "
                             "depends on who built it when: these are associations with the adjustment beside them, "
                             "not measured causes (`playtest ab` with a tile switched off would measure one).")
@@ -487,9 +525,11 @@ def tiles(run: Run, threshold: float) -> Section:
             "builder minus others, crude": [f.interval() for f in bt["crude"]],
             "adjusted for strategy and seat": [f.interval() if f else "n/a" for f in bt["adjusted"]],
             "label (adjusted)": [f.label if f else "n/a" for f in bt["adjusted"]]}),
-            "The builder's win rate against the other players of the same games (game-clustered). The builder gave "
-            "up a card and scores 2/5/10 VP for 1/2/3 tiles (BABEL-SCORE-1), so this mixes the tile's effect with "
-            "the price of building it; strategy and seat adjusted beside crude."))
+            "The builder's win rate against the other players of the same games (game-clustered; strategy and seat "
+            "adjusted beside crude): an association, not the tile's effect on its builder. Who builds a tile, and "
+            "when, depends on the game so far; the builder also scores the Babel VP for its tiles (2/5/10 for 1/2/3, "
+            "BABEL-SCORE-1), which the tile's rule has nothing to do with. `playtest ab` with the tile switched off "
+            "would measure the tile."))
     t = stats.win_rates(p, "tiles_built")
     sc = stats.mean_table(p, "tiles_built", "score").reindex(t.index)
     frame = rate_display(t, "tiles built by the player")
@@ -740,15 +780,21 @@ def _spread(run: Run, threshold: float) -> dict[str, str]:
 
 
 def strategy_shift(a: Run, b: Run, threshold: float) -> list[Finding]:
-    """Each strategy's win rate in run ``b`` minus run ``a`` (independent runs; seating random in both)."""
+    """Each strategy's win rate in run ``b`` minus run ``a``: paired game by game when the runs share seed and game
+    count (analysis.models.run_change, clustered by game index)."""
     out = []
     for s in sorted(set(a.players["strategy"].astype(str)) & set(b.players["strategy"].astype(str))):
-        ya = a.players.loc[a.players["strategy"].astype(str) == s, "win_share"].to_numpy(float)
-        yb = b.players.loc[b.players["strategy"].astype(str) == s, "win_share"].to_numpy(float)
-        f = _diff(s, yb, ya, threshold)
+        rows = [r.players.loc[r.players["strategy"].astype(str) == s, ["game_index", "win_share"]] for r in (a, b)]
+        f = run_change(*rows, "win_share", s, threshold)
         if f is not None:
             out.append(f)
     return out
+
+
+def _pairing(a: Run, b: Run) -> str:
+    return ("paired: both runs play the same deals (same seed and game count), so each difference is game by game"
+            if paired_runs(a, b) else "independent runs (different seeds or game counts): re-run with the same "
+                                      "--seed and --games to pair them")
 
 
 def base_vs_babel(runs: Sequence[Run], threshold: float) -> Section | None:
@@ -775,7 +821,7 @@ def base_vs_babel(runs: Sequence[Run], threshold: float) -> Section | None:
               f"Balance with and without the expansion ({base.n_players} players; seat departures are raw, Holm-"
               "labelled; boards and sides dealt at random)."),
         Table(frame, "Strategy win rates (raw, seats random per game so seat and strategy separate) and the change "
-                     "Babel makes, in points (independent runs, normal 95% intervals)."),
+                     f"Babel makes, in points with game-clustered 95% intervals ({_pairing(base, babel)})."),
     ]
     order = [str(x) for x in stats.win_rates(base.players, "strategy")["rate"].sort_values(ascending=False).index]
     new = [str(x) for x in stats.win_rates(babel.players, "strategy")["rate"].sort_values(ascending=False).index]
@@ -806,27 +852,48 @@ def stand_in_sensitivity(runs: Sequence[Run], threshold: float) -> Section | Non
         proj["rests on non-rulebook values"] = [_project_stand_ins(_data(group[0]), n) for n in proj["project"]]
         blocks.append(Table(proj, "Great Project success and penalty rates with the packaged values and with each "
                                   "perturbed data set (95% intervals)."))
-    tiles_rows = None
     labels = _data(group[0]).tile_labels
-    for r in group:
-        bt = tile_builders(r, threshold)
-        if not len(bt):
-            continue
-        t = pd.DataFrame({"tile": [f"{x} {labels[x - 1]}" for x in bt["tile"]],
-                          f"{r.run_dir.name}: builder minus others (adjusted)":
-                              [f"{f.interval()} {f.label}" if f else "n/a" for f in bt["adjusted"]]})
-        tiles_rows = t if tiles_rows is None else tiles_rows.merge(t, on="tile", how="outer")
-    if tiles_rows is not None:
-        tiles_rows = tiles_rows.sort_values("tile", key=lambda c: c.str.split().str[0].astype(int), ignore_index=True)
-        tiles_rows["rests on non-rulebook values"] = [_tile_stand_ins(_data(group[0]), int(x.split()[0]))
-                                                      for x in tiles_rows["tile"]]
-        blocks.append(Table(tiles_rows, "Per tile, the builder's adjusted win-rate difference under each data set: "
-                                        "a tile finding that changes label across rows rests on the project values."))
+    data0 = _data(group[0])
     for r in group[1:]:
+        rows = []
+        for t in range(1, N_TILES + 1):
+            f = run_change(_tile_rows(group[0], t), _tile_rows(r, t), "win_share", f"tile {t} {labels[t - 1]}",
+                           threshold, flag="builder", strata="stratum")
+            if f is not None:
+                rows.append((f, "tile", _tile_stand_ins(data0, t)))
+        names = data0.project_names
+        pa, pb = project_frame(group[0].games), project_frame(r.games)
+        for k in sorted(set(pa["project"]) & set(pb["project"])):
+            f = run_change(pa[pa["project"] == k], pb[pb["project"] == k], "success", f"{names[k]} success", threshold)
+            if f is not None:
+                rows.append((f, "project", _project_stand_ins(data0, names[k])))
+        big = [f.what for f, _, _ in rows if f.label == "large"]
+        blocks.append(Table(pd.DataFrame({
+            "finding": [f.what for f, _, _ in rows], "kind": [k for _, k, _ in rows],
+            f"{r.run_dir.name} minus packaged [95% CI]": [f.interval() for f, _, _ in rows],
+            "label": [f.label for f, _, _ in rows], "rests on non-rulebook values": [x for _, _, x in rows]}),
+            f"{r.run_dir.name} against the packaged data ({group[0].run_dir.name}): each tile's builder-minus-others "
+            "effect (adjusted for strategy and seat) and each project's success rate, as a difference with its "
+            f"interval, game-clustered ({_pairing(group[0], r)}). Only a difference labelled large is a sensitivity; "
+            "a change of label between two separately labelled estimates is not."))
+        blocks.append(f"{r.run_dir.name}: " + (f"{len(big)} finding(s) move by a large amount: {', '.join(big)}."
+                                               if big else "no tile or project finding moves by a large amount."))
         shift = strategy_shift(group[0], r, threshold)
         blocks.append(f"{r.run_dir.name} minus {group[0].run_dir.name}, strategy win rates: "
                       + "; ".join(f"{f.what} {f.interval()} {f.label}" for f in shift) + ".")
     return Section("Sensitivity to the stand-in values", blocks)
+
+
+def _tile_rows(run: Run, t: int) -> pd.DataFrame:
+    """Player rows of the games where tile ``t`` was built: game, win share, builder flag, strategy x seat."""
+    p, n = run.players, run.n_players
+    builder = run.games[f"tile{t}_builder"].to_numpy(np.int64)
+    built = np.repeat(builder >= 0, n)
+    sub = p[built]
+    flag = np.repeat(builder[builder >= 0], n) == sub["seat"].to_numpy(np.int64)
+    return pd.DataFrame({"game_index": sub["game_index"].to_numpy(), "win_share": sub["win_share"].to_numpy(float),
+                         "builder": flag.astype(float),
+                         "stratum": sub["strategy"].astype(str).to_numpy() + "/" + sub["seat"].astype(str).to_numpy()})
 
 
 def player_counts(runs: Sequence[Run]) -> Section | None:
