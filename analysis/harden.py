@@ -56,19 +56,22 @@ def history_markdown(summary: dict[str, Any]) -> str:
     frame = history_frame(summary)
     cells = lambda row: "| " + " | ".join(str(v) for v in row) + " |"  # noqa: E731
     table = [cells(frame.columns), "|" + "---|" * len(frame.columns), *(cells(r) for r in frame.itertuples(index=False))]
-    e, probe = summary["exploitability"], summary["rollout_probe"]
-    why = ("the best response's 95% interval lies below --min-effect" if summary["stopped"] == "converged"
-           else "the budget could not pay for another round")
-    final = summary["rounds"][-1]
+    e, probe = summary["exploitability"], summary.get("rollout_probe")
+    why = {"converged": "the best response's 95% interval lies below --min-effect",
+           "budget": "the budget could not pay for another round",
+           "running": "still running (a checkpoint)"}[summary["stopped"]]
+    final = next(r for r in summary["rounds"] if r.get("best_response") == e["best_response"])
     mix = ", ".join(f"{m} {w:.1%}" for m, w in zip(final["members"], final["weights"]) if w > 0)
     return "\n".join([
         f"# Hardening {summary['game']}, {summary['n_players']} players, from {', '.join(summary['pool'])}", "",
-        f"Stopped after {len(summary['rounds']) - 1} round(s): {why} ({summary['games_spent']:,} of "
-        f"{summary['budget']:,} games; --min-effect {summary['min_effect']}).", "",
+        f"{'Checkpoint' if summary['stopped'] == 'running' else 'Stopped'} after {len(summary['rounds']) - 1} "
+        f"round(s): {why} ({summary['games_spent']:,} of {summary['budget']:,} games; --min-effect "
+        f"{summary['min_effect']}).", "",
         f"Population written ({summary['population_file']}): {mix}.", "",
         f"Exploitability: {e['statement']}. Tuned best response {final['best_response']}: {_interval(e)} pts on "
-        f"{e['measured_on_games']:,} fresh games; rollout probe {probe['player']}: {_interval(probe)} pts on "
-        f"{probe['games']:,} games ({probe['note']}).", "",
+        f"{e['measured_on_games']:,} fresh games" + (f"; rollout probe {probe['player']}: {_interval(probe)} pts on "
+                                                     f"{probe['games']:,} games ({probe['note']})." if probe else "."),
+        "",
         "Each round tunes a best response to the mixture it measures; its gain over the fair share on fresh seeds "
         "is that mixture's exploitability estimate. 'start' is the member the search started from, in the same "
         "seats and games.", "",

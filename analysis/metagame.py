@@ -22,8 +22,8 @@ from open_spiel.python.algorithms.projected_replicator_dynamics import projected
 
 PRIOR = 4.0
 """Pseudo-games at the member's overall mean added to every cell."""
-PRD_ITERATIONS = 20_000
-PRD_DT = 0.01
+PRD_ITERATIONS = 10_000
+PRD_DT = 0.02
 """Steps and step size of the dynamics: 200 units of replicator time (payoffs are win shares, 0 to 1)."""
 FLOOR = 1e-3
 """Smallest weight kept in a solved mixture (the rest are set to 0 and the weights renormalised)."""

@@ -217,36 +217,41 @@ def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progr
                              next_weights=list(population.weights), meta_game=info)
             entry.update(games=run.spent - before, seconds=round(time.perf_counter() - t0, 1))
             run.history.append(entry)
+            _write(plan, root, run, measured, "running" if "added" in entry else stop)  # a checkpoint per round
             if "added" not in entry:
                 break
             round_ += 1
-        population, found, what = measured
         t0 = time.perf_counter()
-        probe_name, probe = run.probe(population)
-        _write(plan, root, run, population, found, what, probe_name, probe, stop, time.perf_counter() - t0)
+        probe = run.probe(measured[0])
+        _write(plan, root, run, measured, stop, (*probe, time.perf_counter() - t0))
     return root
 
 
-def _write(plan: HardenPlan, root: Path, run: _Run, population: Population, found: Finding, what: dict[str, Any],
-           probe_name: str, probe: Finding, stop: str, probe_seconds: float) -> None:
-    """population.json (a file `run --population` accepts), history.json and history.md."""
-    bound = max(found.hi, probe.hi)
-    exploitability = {**_finding_record(found), "probe": f"CMA-ES best response {what['best_response']}",
+def _write(plan: HardenPlan, root: Path, run: _Run, measured: tuple[Population, Finding, dict[str, Any]], stop: str,
+           probe: tuple[str, Finding, float] | None = None) -> None:
+    """population.json (the last measured population: a file `run --population` accepts), history.json and
+    history.md; before the rollout probe has played (a checkpoint), without it."""
+    population, found, what = measured
+    bound = max(found.hi, probe[1].hi) if probe else found.hi
+    exploitability = {**_finding_record(found), "best_response": what["best_response"],
+                      "probe": f"CMA-ES best response {what['best_response']}",
                       "measured_on_games": plan.final_games,
                       "statement": f"no best response we found gains more than {bound:.1f} pts over the fair share "
-                                   "against this mixture (upper ends of the 95% intervals of both probes)",
+                                   "against this mixture (upper end of the 95% interval of "
+                                   f"{'both probes' if probe else 'the tuned best response; rollout probe not yet run'})",
                       "bound_pts": round(bound, 3)}
-    base = probe_name.rsplit("+mc", 1)[0]
-    rollout = {**_finding_record(probe), "player": probe_name, "games": plan.probe_games,
-               "note": f"flat Monte Carlo ({plan.probe_playouts} playouts per candidate) over the mixture's heaviest "
-                       f"member {base}: the rollout kind takes one base strategy, not a mixture; in its playouts the "
-                       "other seats play the members actually drawn"}
-    data = population_data(plan.game, plan.n_players, population.members, population.weights,
-                           exploitability=exploitability, rollout_probe=rollout)
+    record: dict[str, Any] = {"exploitability": exploitability}
+    if probe:
+        name, f, seconds = probe
+        record["rollout_probe"] = {
+            **_finding_record(f), "player": name, "games": plan.probe_games, "seconds": round(seconds, 1),
+            "note": f"flat Monte Carlo ({plan.probe_playouts} playouts per candidate) over the mixture's heaviest "
+                    f"member {name.rsplit('+mc', 1)[0]}: the rollout kind takes one base strategy, not a mixture; in "
+                    "its playouts the other seats play the members actually drawn"}
+    data = population_data(plan.game, plan.n_players, population.members, population.weights, **record)
     (root / POPULATION_FILE).write_text(json.dumps(data, indent=2))
     summary = {**plan.config(), "stopped": stop, "games_spent": run.spent, "rounds": run.history,
-               "rollout_probe": rollout, "rollout_probe_seconds": round(probe_seconds, 1),
-               "population_file": POPULATION_FILE, "exploitability": exploitability}
+               "population_file": POPULATION_FILE, **record}
     (root / HISTORY_FILE).write_text(json.dumps(summary, indent=2))
     (root / "history.md").write_text(history_markdown(summary))
 
