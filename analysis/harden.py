@@ -6,12 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
+import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
+from analysis import plots
 from analysis.load import load_run
 from analysis.metagame import payoff_table, solve, values_against
 from analysis.tune import edge
 from analysis.verdicts import Finding
+
+
+EXPLOITABILITY_PNG = "exploitability.png"
 
 
 def gain(run_dir: Path, name: str, threshold: float) -> Finding:
@@ -51,6 +57,27 @@ def history_frame(summary: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def exploitability_figure(summary: dict[str, Any]) -> Figure:
+    """Each round's best-response gain against the mixture it measured, with its 95% interval, and the
+    --min-effect line the stopping rule compares the interval's upper end with."""
+    rounds = [r for r in summary["rounds"] if "exploitability" in r]
+    x = [r["round"] for r in rounds]
+    est = np.array([r["exploitability"]["points"] for r in rounds])
+    lo = np.array([r["exploitability"]["lo"] for r in rounds])
+    hi = np.array([r["exploitability"]["hi"] for r in rounds])
+    fig = plots.new_figure()
+    ax = fig.add_subplot()
+    ax.errorbar(x, est, yerr=[est - lo, hi - est], fmt="o-", capsize=3, label="tuned best response (95% interval)")
+    ax.axhline(summary["threshold_pts"], **plots.EXPECTED_STYLE, label=f"--min-effect ({summary['threshold_pts']:g} pts)")
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("round (round r measures the mixture solved after round r-1)")
+    ax.set_ylabel("gain over the fair share (pts)")
+    ax.set_title(f"{summary['game']} {summary['n_players']}p: how far a best response exploits the mixture")
+    ax.set_xticks(x)
+    ax.legend(fontsize=8)
+    return fig
+
+
 def history_markdown(summary: dict[str, Any]) -> str:
     """history.md: what was hardened, why it stopped, the rounds and both probes."""
     frame = history_frame(summary)
@@ -75,5 +102,13 @@ def history_markdown(summary: dict[str, Any]) -> str:
         "Each round tunes a best response to the mixture it measures; its gain over the fair share on fresh seeds "
         "is that mixture's exploitability estimate. 'start' is the member the search started from, in the same "
         "seats and games.", "",
+        f"![Exploitability per round: the tuned best response's gain against the mixture, 95% intervals]"
+        f"({EXPLOITABILITY_PNG})", "",
         *table, ""])
 
+
+
+def write_history_files(root: Path, summary: dict[str, Any]) -> None:
+    """history.md and its figure, from a hardening's history (also re-makes them from history.json)."""
+    (root / "history.md").write_text(history_markdown(summary))
+    (root / EXPLOITABILITY_PNG).write_bytes(plots.to_png(exploitability_figure(summary)))

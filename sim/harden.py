@@ -27,10 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from analysis.harden import gain, history_markdown, solve_runs
+from analysis.harden import gain, solve_runs, write_history_files
 from analysis.verdicts import Finding, parse_min_effect
 from sim.core.errors import PlaytestError, writable_dir
 from sim.core.spec import get_game
+from sim.logs import read_record
 from sim.population import Population, population_data
 from sim.runner import one_writer, run_study
 from sim.tune import plan_tune, tune
@@ -253,16 +254,9 @@ def _write(plan: HardenPlan, root: Path, run: _Run, measured: tuple[Population, 
     summary = {**plan.config(), "stopped": stop, "games_spent": run.spent, "rounds": run.history,
                "population_file": POPULATION_FILE, **record}
     (root / HISTORY_FILE).write_text(json.dumps(summary, indent=2))
-    (root / "history.md").write_text(history_markdown(summary))
+    write_history_files(root, summary)
 
 
 def read_history(root: str | Path) -> dict[str, Any]:
-    """The history of a finished hardening (one line naming the problem otherwise)."""
-    path = Path(root) / HISTORY_FILE
-    if not path.is_file():
-        raise PlaytestError(f"{path} not found; point at a directory written by `playtest harden`")
-    try:
-        return json.loads(path.read_text())
-    except json.JSONDecodeError:
-        raise PlaytestError(f"{path} is not valid JSON; re-run the same `playtest harden` command") from None
-
+    """The history of a hardening (one line naming the problem otherwise)."""
+    return read_record(root, HISTORY_FILE, "harden")

@@ -29,7 +29,7 @@ from tqdm import tqdm
 from sim.core.errors import PlaytestError, writable_dir
 from sim.core.policy import Strategy, StrategyTable
 from sim.core.spec import ChunkResult, get_game
-from sim.logs import records_to_frames
+from sim.logs import read_record, records_to_frames
 from sim.runner import one_writer, play_part, run_ab
 from sim.study import Mixture, Study, plan_study
 
@@ -222,11 +222,4 @@ def tune(plan: TunePlan, out: str | Path | None = None, jobs: int = 1, progress:
 
 def read_tune(root: str | Path) -> dict[str, Any]:
     """The record of a finished search (one line naming the problem otherwise)."""
-    path = Path(root) / TUNE_MANIFEST
-    if not path.is_file():
-        raise PlaytestError(f"{path} not found; point at a directory written by `playtest tune` (or re-run it)")
-    try:
-        return json.loads(path.read_text())
-    except json.JSONDecodeError:
-        raise PlaytestError(f"{path} is not valid JSON; re-run the same `playtest tune` command") from None
-
+    return read_record(root, TUNE_MANIFEST, "tune")

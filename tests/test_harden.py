@@ -102,6 +102,7 @@ def test_budget_stop_writes_the_last_measured_population_and_its_history(hardene
         assert r["exploitability"]["lo"] <= r["exploitability"]["points"] <= r["exploitability"]["hi"]
         assert r["seconds"] >= 0 and r["games"] > 0
     assert "| round |" in (hardened[0] / "history.md").read_text()
+    assert (hardened[0] / "exploitability.png").stat().st_size > 0
     out = tmp_path / "run"  # the file `run --population` accepts
     assert main(["run", "bus", "--players", "3", "--games", "50", "--jobs", "1", "--quiet", "--population",
                  str(hardened[0] / "population.json"), "--out", str(out)]) == 0
