@@ -34,6 +34,7 @@ from sim.core.spec import get_game
 from sim.logs import read_record
 from sim.population import Population, population_data
 from sim.runner import one_writer, run_study
+from sim.study import known_strategies
 from sim.tune import plan_tune, tune
 
 POPULATION_FILE = "population.json"
@@ -94,12 +95,8 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
                 final_games: int = 10_000, meta_games: int = 10_000, probe_playouts: int = 4,
                 probe_games: int = 200) -> HardenPlan:
     """Check every choice before anything runs (one line naming the problem and the fix otherwise)."""
-    spec = get_game(game)
-    spec.check_players(players)
-    registry = spec.strategies
-    names = [registry.get(s).name for s in pool]
-    if not names:
-        raise PlaytestError("--pool names no strategy; give the starting strategies, e.g. --pool balanced,commuter")
+    names = known_strategies(game, players, pool, "--pool", "balanced,commuter")
+    registry = get_game(game).strategies
     if len(set(names)) < len(names):
         raise PlaytestError(f"--pool lists a strategy twice ({', '.join(pool)}); list each once")
     for name in names:

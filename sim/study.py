@@ -266,6 +266,16 @@ def _check_mixture(names: Sequence[str], mixture: Mixture, seating: str | None, 
         raise PlaytestError("a population's weights are all 0; give at least one member a positive weight")
 
 
+def known_strategies(game: str, players: int, names: Sequence[str], flag: str, example: str) -> list[str]:
+    """The named strategies of ``game`` (checked, with the player count), refusing an empty list for ``flag``."""
+    spec = get_game(game)
+    spec.check_players(players)
+    found = [spec.strategies.get(s).name for s in names]
+    if not found:
+        raise PlaytestError(f"{flag} names no strategy; give them comma-separated, e.g. {flag} {example}")
+    return found
+
+
 def _default_lineup(pool: Sequence[str], players: int, pooled: bool) -> list[str]:
     """The game's default pool (if it covers every seat) unless seats are fixed; else the first names, cycled."""
     if pooled and len(pool) >= players:

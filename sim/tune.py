@@ -31,7 +31,7 @@ from sim.core.policy import Strategy, StrategyTable
 from sim.core.spec import ChunkResult, get_game
 from sim.logs import read_record, records_to_frames
 from sim.runner import one_writer, play_part, run_ab
-from sim.study import Mixture, Study, plan_study
+from sim.study import Mixture, Study, known_strategies, plan_study
 
 TUNE_MANIFEST = "tune.json"
 DIGITS = 4
@@ -108,12 +108,9 @@ def plan_tune(game: str, players: int, against: Sequence[str], budget: int, *, s
     """Check every choice (one clear line otherwise) and register the tuned strategy's name (as a copy of
     the start) so studies can seat it. ``start`` defaults to the first weights strategy of ``against``.
     ``mixture``: one weight per ``against`` strategy, the population the other seats draw from."""
+    field = known_strategies(game, players, against, "--against", "random")
     spec = get_game(game)
-    spec.check_players(players)
     registry = spec.strategies
-    field = [registry.get(s).name for s in against]
-    if not field:
-        raise PlaytestError("--against names no strategy; give the field, e.g. --against random")
     if not mixture:
         if len(field) > players - 1:
             raise PlaytestError(f"--against lists {len(field)} strategies for the {players - 1} other seats; "
