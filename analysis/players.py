@@ -3,7 +3,10 @@ its exploitability), or rollouts over what. Read from a run's manifest only."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Mapping
+
+from sim.core.errors import PlaytestError
 
 
 def _weights_text(population: Mapping[str, Any]) -> str:
@@ -35,10 +38,26 @@ def players_phrase(manifest: Mapping[str, Any]) -> str:
         playouts = "/".join(str(k) for k in sorted({int(d["playouts"]) for d in rollouts.values()}))
         others = [n for n in names if n not in rollouts]
         return f"rollouts over {bases} ({playouts} playouts)" + (f" with {', '.join(others)}" if others else "")
-    tuned = [n for n in names if "tuned" in str(defs.get(n, {}).get("description", ""))]
-    pool = f"heuristic pool ({', '.join(n for n in names if n not in tuned)})"
-    return f"{', '.join(tuned)} against the {pool}" if tuned else pool
+    own = _heuristics(manifest)
+    heuristics = [n for n in names if n in own]
+    others = [n for n in names if n not in own]
+    pool = f"heuristic pool ({', '.join(heuristics)})"
+    if not others:
+        return pool
+    return f"{', '.join(others)} against the {pool}" if heuristics else \
+        f"strategies {', '.join(others)} (not the game's own heuristics)"
 
+
+def _heuristics(manifest: Mapping[str, Any]) -> set[str]:
+    """The game's own named strategies that played as shipped (a tuned or edited copy is not one)."""
+    from sim.core.spec import get_game
+
+    defs = manifest.get("strategy_definitions") or {}
+    try:
+        shipped = {s.name: dataclasses.asdict(s) for s in get_game(str(manifest.get("game"))).strategy_list}
+    except PlaytestError:
+        return set()
+    return {n for n, d in shipped.items() if defs.get(n, d) == d}
 
 def runs_phrase(manifests: list[Mapping[str, Any]]) -> str:
     """The players of several runs: one phrase if they agree, else one per run."""

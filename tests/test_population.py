@@ -102,8 +102,11 @@ def test_report_says_which_players_its_findings_describe(runs, tmp_path, capsys)
 
 
 def test_players_phrase_names_pool_population_and_rollouts():
-    pool = {"strategies": ["balanced", "commuter"], "strategy_definitions": {}}
+    pool = {"game": "bus", "strategies": ["balanced", "commuter"], "strategy_definitions": {}}
     assert players_phrase(pool) == "heuristic pool (balanced, commuter)"
+    tuned = {"game": "bus", "strategies": ["balanced", "commuter", "br1"], "strategy_definitions": {
+        "balanced": {"name": "balanced", "weights": {}}, "br1": {"name": "br1", "weights": {}}}}
+    assert players_phrase(tuned) == "balanced, br1 against the heuristic pool (commuter)"  # an edited balanced
     rollouts = {"strategies": ["balanced+mc4", "commuter+mc4"], "strategy_definitions": {
         "balanced+mc4": {"kind": "rollout", "base": "balanced", "playouts": 4},
         "commuter+mc4": {"kind": "rollout", "base": "commuter", "playouts": 4}}}
