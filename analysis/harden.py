@@ -43,15 +43,19 @@ def _interval(r: dict[str, float]) -> str:
 
 
 def history_frame(summary: dict[str, Any]) -> pd.DataFrame:
-    """One row per measured round: the population, its exploitability estimate, games and seconds."""
+    """One row per measured round: the population, its exploitability estimate (the larger of the searched
+    best response's gain and the best member's), both gains, games and seconds."""
     rows = []
     total = summary["rounds"][0]["games"]
     for r in summary["rounds"][1:]:
         total += r["games"]
         mix = ", ".join(f"{m} {w:.0%}" for m, w in zip(r["members"], r["weights"]) if w > 0)
+        best = r.get("best_member")
+        member = f"{best}: {_interval(r['member_gains'][best])}" if best else f"{r['start']}: {_interval(r['start_gain'])}"
         rows.append({"round": r["round"], "mixture measured": mix,
-                     "best response's gain, pts [95% CI]": _interval(r["exploitability"]),
-                     "start's gain, pts [95% CI]": _interval(r["start_gain"]),
+                     "exploitability estimate, pts [95% CI]": _interval(r["exploitability"]),
+                     "searched best response's gain": _interval(r.get("best_response_gain", r["exploitability"])),
+                     "best member (search start): gain": member,
                      "added": r.get("added", "-"), "games": f"{r['games']:,}", "games so far": f"{total:,}",
                      "seconds": f"{r['seconds']:.0f}"})
     return pd.DataFrame(rows)
@@ -99,9 +103,8 @@ def history_markdown(summary: dict[str, Any]) -> str:
         f"{e['measured_on_games']:,} fresh games" + (f"; rollout probe {probe['player']}: {_interval(probe)} pts on "
                                                      f"{probe['games']:,} games ({probe['note']})." if probe else "."),
         "",
-        "Each round tunes a best response to the mixture it measures; its gain over the fair share on fresh seeds "
-        "is that mixture's exploitability estimate. 'start' is the member the search started from, in the same "
-        "seats and games.", "",
+        "Each round measures the mixture's members against it and tunes a best response from the best of them; "
+        "the larger gain over the fair share, on fresh seeds, is that mixture's exploitability estimate.", "",
         f"![Exploitability per round: the tuned best response's gain against the mixture, 95% intervals]"
         f"({EXPLOITABILITY_PNG})", "",
         *table, ""])

@@ -162,6 +162,8 @@ def _add_harden_args(p: argparse.ArgumentParser) -> None:
                    help="fresh games measuring each best response (default 10,000)")
     p.add_argument("--meta-games", type=_at_least(1), default=10_000,
                    help="games of each round's empirical game (default 10,000)")
+    p.add_argument("--member-games", type=_at_least(1), default=5_000,
+                   help="games measuring each member against the mixture, the search's candidate starts (default 5,000)")
     p.add_argument("--probe-playouts", type=_at_least(1), default=4, help="playouts of the rollout probe (default 4)")
     p.add_argument("--probe-games", type=_at_least(1), default=200, help="games of the rollout probe (default 200)")
     p.add_argument("--strategy-file", help="JSON file of extra strategies to register first")
@@ -371,7 +373,7 @@ def _cmd_harden(args: argparse.Namespace) -> None:
     plan = plan_harden(args.game, args.players, args.pool, args.budget, min_effect=args.min_effect, seed=args.seed,
                        search_games=args.search_games, block=args.block, popsize=args.popsize,
                        final_games=args.final_games, meta_games=args.meta_games, probe_playouts=args.probe_playouts,
-                       probe_games=args.probe_games)
+                       probe_games=args.probe_games, member_games=args.member_games)
     root = harden(plan, args.out, jobs=args.jobs, progress=not args.quiet)
     summary = read_history(root)
     print(f"{summary['exploitability']['statement']} ({summary['stopped']} after {len(summary['rounds']) - 1} "

@@ -3,13 +3,16 @@
 Round 0 plays the pool's empirical game (every seat draws a member uniformly, analysis/metagame.py) and solves
 it for a mixture. Each round then
 
-1. tunes a best response to the current mixture with the CMA-ES search of sim/tune.py on common random
-   numbers (its seat drawn per game, the other seats drawn from the mixture), starting from the mixture's
-   heaviest weights member, and measures its gain over the fair share on fresh seeds: the estimate of the
-   mixture's exploitability, with its 95% interval;
-2. stops if the interval's upper end is below ``--min-effect`` (no best response we found gains that much),
-   or if the budget cannot pay for another round and the final probe;
-3. otherwise adds the best response, plays the new members' empirical game (its games join the earlier
+1. measures, in one seat against the mixture, each member of its support and the newest member (at most
+   MAX_STARTS, the heaviest first): a member that gains against the mixture is itself a best response we found,
+   and a sign that the meta-game was solved on a poor estimate of its payoffs;
+2. tunes a best response to the mixture with the CMA-ES search of sim/tune.py on common random numbers (its
+   seat drawn per game, the other seats drawn from the mixture), starting from the member that did best, and
+   measures its gain over the fair share on fresh seeds. The larger of the two gains (the searched one or
+   the best member's) is the round's estimate of the mixture's exploitability, with its 95% interval;
+3. stops if the upper ends of both intervals are below ``--min-effect`` (no best response we found gains
+   that much), or if the budget cannot pay for another round and the final probe;
+4. otherwise adds the best response, plays the new members' empirical game (its games join the earlier
    rounds': the members do not change) and solves it for the next mixture.
 
 The population written is the last one measured (a best response found after it is kept in its round's
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -41,7 +44,9 @@ POPULATION_FILE = "population.json"
 HISTORY_FILE = "history.json"
 SEED_STRIDE = 10
 """Round r's studies use seeds seed + 10 r + (1, 2: the search and its fresh measurement; 3: the empirical
-game; 5: the rollout probe), so no two studies share games."""
+game; 4: the members' measurement; 5: the rollout probe), so no two studies share games."""
+MAX_STARTS = 6
+"""Members measured against the mixture each round (candidate starts of the search)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,7 @@ class HardenPlan:
     meta_games: int
     probe_playouts: int
     probe_games: int
+    member_games: int
 
     @property
     def fair(self) -> float:
@@ -72,8 +78,8 @@ class HardenPlan:
         return parse_min_effect(self.min_effect).points(self.fair)
 
     def measure_cost(self) -> int:
-        """Games one best response costs: the search and its fresh A/B (two arms)."""
-        return self.search_games + 2 * self.final_games
+        """Games one round's measurement costs at most: the members, the search and its fresh A/B (two arms)."""
+        return MAX_STARTS * self.member_games + self.search_games + 2 * self.final_games
 
     def first_cost(self) -> int:
         """Games the smallest run costs: the pool's empirical game, one measurement and the probe."""
@@ -87,13 +93,14 @@ class HardenPlan:
                 "budget": self.budget, "min_effect": self.min_effect, "threshold_pts": self.threshold,
                 "seed": self.seed, "search_games": self.search_games, "block": self.block, "popsize": self.popsize,
                 "final_games": self.final_games, "meta_games": self.meta_games,
-                "probe_playouts": self.probe_playouts, "probe_games": self.probe_games}
+                "probe_playouts": self.probe_playouts, "probe_games": self.probe_games,
+                "member_games": self.member_games}
 
 
 def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, min_effect: str = "3", seed: int = 0,
                 search_games: int = 114_000, block: int = 500, popsize: int | None = None,
                 final_games: int = 10_000, meta_games: int = 10_000, probe_playouts: int = 4,
-                probe_games: int = 200) -> HardenPlan:
+                probe_games: int = 200, member_games: int = 5_000) -> HardenPlan:
     """Check every choice before anything runs (one line naming the problem and the fix otherwise)."""
     names = known_strategies(game, players, pool, "--pool", "balanced,commuter")
     registry = get_game(game).strategies
@@ -107,28 +114,27 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
         raise PlaytestError(f"--seed must be an integer from 0 to 2**62-1, not {seed}")
     for flag, value in (("--search-games", search_games), ("--final-games", final_games),
                         ("--meta-games", meta_games), ("--probe-games", probe_games),
-                        ("--probe-playouts", probe_playouts), ("--block", block)):
+                        ("--probe-playouts", probe_playouts), ("--block", block), ("--member-games", member_games)):
         if value < 1:
             raise PlaytestError(f"{flag} must be at least 1, not {value}")
     parse_min_effect(min_effect)
     plan = HardenPlan(game, players, tuple(names), budget, min_effect, seed, search_games, block, popsize,
-                      final_games, meta_games, probe_playouts, probe_games)
+                      final_games, meta_games, probe_playouts, probe_games, member_games)
     if budget < plan.first_cost():
         raise PlaytestError(
             f"--budget {budget:,} games is too small for one round: the pool's empirical game ({meta_games:,}), one "
-            f"best response ({search_games:,} search + 2 x {final_games:,} measuring games) and the rollout probe "
-            f"({probe_games:,}) need {plan.first_cost():,}; raise --budget or lower --search-games, --final-games, "
-            "--meta-games or --probe-games")
-    _best_response(plan, Population(plan.pool, (1.0 / len(names),) * len(names)), 1)  # the search's own checks
+            f"measurement (up to {MAX_STARTS} x {member_games:,} member games, {search_games:,} search + 2 x "
+            f"{final_games:,} measuring games) and the rollout probe ({probe_games:,}) need {plan.first_cost():,}; "
+            "raise --budget or lower --search-games, --final-games, --meta-games, --member-games or --probe-games")
+    _best_response(plan, Population(plan.pool, (1.0 / len(names),) * len(names)), 1, names[0])  # the search's checks
     return plan
 
 
-def _best_response(plan: HardenPlan, population: Population, round_: int):
-    """The CMA-ES search of round ``round_`` against ``population`` (a TunePlan; registers its names)."""
-    registry = get_game(plan.game).strategies
-    weighted = [m for m in sorted(population.members, key=lambda m: -population.weights[population.members.index(m)])
-                if registry.get(m).kind == "weights"]
-    start = weighted[0] if weighted else "random"
+def _best_response(plan: HardenPlan, population: Population, round_: int, start: str):
+    """The CMA-ES search of round ``round_`` against ``population`` from ``start`` (a TunePlan; registers its
+    names); a start that is not a weights strategy starts from zero weights."""
+    if get_game(plan.game).strategies.get(start).kind != "weights":
+        start = "random"
     try:
         return plan_tune(plan.game, plan.n_players, population.members, plan.search_games, start=start,
                          name=f"br{round_}", block=plan.block, popsize=plan.popsize, seed=plan.seed_of(round_, 1),
@@ -162,18 +168,39 @@ class _Run:
         weights, info = solve_runs(self.meta_dirs, members)
         return Population(tuple(members), tuple(weights)), info
 
-    def measure(self, population: Population, round_: int) -> tuple[str, Finding, dict[str, Any]]:
-        """Tune round ``round_``'s best response to ``population`` and measure its gain on fresh seeds."""
+    def member_gains(self, population: Population, round_: int) -> dict[str, Finding]:
+        """Each support member and the newest member (the heaviest MAX_STARTS) in one seat against the mixture."""
         p = self.plan
-        plan = _best_response(p, population, round_)
+        registry = get_game(p.game).strategies
+        order = sorted(range(len(population.members)), key=lambda i: -population.weights[i])
+        chosen = [population.members[-1], *(population.members[i] for i in order if population.weights[i] > 0)]
+        gains = {}
+        for member in list(dict.fromkeys(chosen))[:MAX_STARTS]:
+            copy = registry.register(replace(registry.get(member), name=f"{member}@r{round_}",
+                                             description=f"{member}, measured against the round {round_} mixture"))
+            out = self.root / f"round-{round_:02d}" / "members" / member
+            run_study(p.game, p.n_players, p.member_games, population.lineup(copy.name), seed=p.seed_of(round_, 4),
+                      jobs=self.jobs, out=out, progress=self.progress, mixture=population.mixture(copy.name))
+            self.spent += p.member_games
+            gains[member] = gain(out, copy.name, p.threshold)
+        return gains
+
+    def measure(self, population: Population, round_: int) -> tuple[str, Finding, Finding, dict[str, Any]]:
+        """Measure the members against ``population``, tune round ``round_``'s best response from the best of
+        them and measure it on fresh seeds; (its name, its gain, the best member's gain, the record)."""
+        p = self.plan
+        members = self.member_gains(population, round_)
+        best = max(members, key=lambda m: members[m].estimate)
+        plan = _best_response(p, population, round_, best)
         root = tune(plan, self.root / f"round-{round_:02d}" / "best-response", jobs=self.jobs, progress=self.progress)
         self.spent += plan.generations * plan.popsize * plan.block + 2 * plan.final_games
         record = json.loads((root / "tune.json").read_text())
         found = gain(root / record["arms"][1], plan.name, p.threshold)
         start = gain(root / record["arms"][0], plan.start_copy, p.threshold)
         what = {"best_response": plan.name, "start": plan.start, "search_games": plan.generations * plan.popsize *
-                plan.block, "measured_on_games": plan.final_games, "start_gain": _finding_record(start)}
-        return plan.name, found, what
+                plan.block, "measured_on_games": plan.final_games, "start_gain": _finding_record(start),
+                "best_member": best, "member_gains": {m: _finding_record(f) for m, f in members.items()}}
+        return plan.name, found, members[best], what
 
     def probe(self, population: Population) -> tuple[str, Finding]:
         """The rollout player over the mixture's heaviest member, in one seat against the mixture."""
@@ -200,12 +227,14 @@ def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progr
         measured, stop, round_ = None, "budget", 1
         while True:
             t0, before = time.perf_counter(), run.spent
-            name, found, what = run.measure(population, round_)
+            name, searched, member, what = run.measure(population, round_)
+            found = searched if searched.estimate >= member.estimate else member
+            what["exploitability_from"] = name if found is searched else f"member {what['best_member']}"
             measured = (population, found, what)
             entry = {"round": round_, "members": list(population.members), "weights": list(population.weights),
-                     "exploitability": _finding_record(found), **what}
+                     "exploitability": _finding_record(found), "best_response_gain": _finding_record(searched), **what}
             next_cost = plan.meta_games + plan.measure_cost()
-            if found.hi < plan.threshold:
+            if searched.hi < plan.threshold and member.hi < plan.threshold:
                 stop = "converged"
             elif run.spent + next_cost + plan.probe_games > plan.budget:
                 stop = "budget"
@@ -232,7 +261,9 @@ def _write(plan: HardenPlan, root: Path, run: _Run, measured: tuple[Population, 
     population, found, what = measured
     bound = max(found.hi, probe[1].hi) if probe else found.hi
     exploitability = {**_finding_record(found), "best_response": what["best_response"],
-                      "probe": f"CMA-ES best response {what['best_response']}",
+                      "probe": (f"CMA-ES best response {what['best_response']}" if what["exploitability_from"] ==
+                                what["best_response"] else f"{what['exploitability_from']} (it gained more than "
+                                                           f"the search from it, {what['best_response']})"),
                       "measured_on_games": plan.final_games,
                       "statement": f"no best response we found gains more than {bound:.1f} pts over the fair share "
                                    "against this mixture (upper end of the 95% interval of "
@@ -242,14 +273,15 @@ def _write(plan: HardenPlan, root: Path, run: _Run, measured: tuple[Population, 
     if probe:
         name, f, seconds = probe
         record["rollout_probe"] = {
-            **_finding_record(f), "player": name, "games": plan.probe_games, "seconds": round(seconds, 1),
+            **_finding_record(f), "player": name, "games": plan.probe_games,
             "note": f"flat Monte Carlo ({plan.probe_playouts} playouts per candidate) over the mixture's heaviest "
                     f"member {name.rsplit('+mc', 1)[0]}: the rollout kind takes one base strategy, not a mixture; in "
                     "its playouts the other seats play the members actually drawn"}
     data = population_data(plan.game, plan.n_players, population.members, population.weights, **record)
     (root / POPULATION_FILE).write_text(json.dumps(data, indent=2))
     summary = {**plan.config(), "stopped": stop, "games_spent": run.spent, "rounds": run.history,
-               "population_file": POPULATION_FILE, **record}
+               "population_file": POPULATION_FILE, **record,
+               **({"rollout_probe_seconds": round(probe[2], 1)} if probe else {})}
     (root / HISTORY_FILE).write_text(json.dumps(summary, indent=2))
     write_history_files(root, summary)
 

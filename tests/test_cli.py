@@ -127,6 +127,7 @@ BAD_FLAGS = [
     ("--meta-games", HARDEN + ["--meta-games", "x"], "argument --meta-games: 'x' is not a whole number"),
     ("--probe-playouts", HARDEN + ["--probe-playouts", "0"], "argument --probe-playouts: must be at least 1"),
     ("--probe-games", HARDEN + ["--probe-games", "-5"], "argument --probe-games: must be at least 1"),
+    ("--member-games", HARDEN + ["--member-games", "0"], "argument --member-games: must be at least 1"),
 ]
 
 

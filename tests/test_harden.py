@@ -16,8 +16,10 @@ from sim.harden import read_history
 
 # A tiny hardening of three-player Bus: 2 search generations of 19 candidates x 20 games per round.
 SMALL = ["harden", "bus", "--players", "3", "--pool", "balanced,commuter", "--search-games", "760", "--block", "20",
-         "--final-games", "300", "--meta-games", "300", "--probe-games", "6", "--probe-playouts", "1", "--quiet"]
-ROUND = 760 + 2 * 300 + 300
+         "--final-games", "300", "--meta-games", "300", "--probe-games", "6", "--probe-playouts", "1",
+         "--member-games", "50", "--quiet"]
+ROUND = 6 * 50 + 760 + 2 * 300 + 300
+"""The most one round costs: up to 6 members measured, the search, its two measuring arms, the empirical game."""
 
 
 def _error_line(capsys) -> str:
@@ -100,6 +102,9 @@ def test_budget_stop_writes_the_last_measured_population_and_its_history(hardene
     assert population["rollout_probe"]["player"].endswith("+mc1")
     for r in history["rounds"][1:]:
         assert r["exploitability"]["lo"] <= r["exploitability"]["points"] <= r["exploitability"]["hi"]
+        gains = [r["best_response_gain"]["points"], *(g["points"] for g in r["member_gains"].values())]
+        assert r["exploitability"]["points"] == max(gains)  # the larger of the searched and the members' gains
+        assert r["start"] == r["best_member"] == max(r["member_gains"], key=lambda m: r["member_gains"][m]["points"])
         assert r["seconds"] >= 0 and r["games"] > 0
     assert "| round |" in (hardened[0] / "history.md").read_text()
     assert (hardened[0] / "exploitability.png").stat().st_size > 0
@@ -110,13 +115,14 @@ def test_budget_stop_writes_the_last_measured_population_and_its_history(hardene
 
 
 def test_stopping_rule_stops_when_the_interval_lies_below_min_effect(tmp_path):
-    """With --min-effect 99 pts no best response's interval reaches it: one round, stopped as converged,
-    though the budget would pay for more."""
+    """With --min-effect 99 pts neither the searched best response's interval nor the best member's reaches it:
+    one round, stopped as converged, though the budget would pay for more."""
     out = tmp_path / "h"
     assert main([*SMALL, "--budget", str(10 * ROUND), "--min-effect", "99", "--jobs", "1", "--out", str(out)]) == 0
     history = read_history(out)
     assert history["stopped"] == "converged"
     assert len(history["rounds"]) == 2 and history["rounds"][1]["exploitability"]["hi"] < 99
+    assert all(g["hi"] < 99 for g in history["rounds"][1]["member_gains"].values())
     assert history["games_spent"] < 2 * ROUND
 
 
