@@ -71,7 +71,7 @@ def exploitability_figure(summary: dict[str, Any]) -> Figure:
     hi = np.array([r["exploitability"]["hi"] for r in rounds])
     fig = plots.new_figure()
     ax = fig.add_subplot()
-    ax.errorbar(x, est, yerr=[est - lo, hi - est], fmt="o-", capsize=3, label="tuned best response (95% interval)")
+    ax.errorbar(x, est, yerr=[est - lo, hi - est], fmt="o-", capsize=3, label="exploitability estimate (95% interval)")
     ax.axhline(summary["threshold_pts"], **plots.EXPECTED_STYLE, label=f"--min-effect ({summary['threshold_pts']:g} pts)")
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xlabel("round (round r measures the mixture solved after round r-1)")
