@@ -15,6 +15,7 @@ import pandas as pd
 from analysis import models, plots, stats
 from analysis.handicap import seat_handicaps
 from analysis.load import Run
+from analysis.players import runs_phrase
 from analysis.sections import Plot, Section, Table, ci, turn_order
 from analysis.verdicts import Finding, Threshold, finding, parse_min_effect
 
@@ -61,7 +62,9 @@ def analyse(run: Run, min_effect: str | Threshold = "2") -> RunAnalysis:
     fair = stats.expected_share(run.players)
     threshold = parse_min_effect(min_effect).points(fair)
     balance = stats.seat_balance(run.players, threshold=threshold)
-    design = models.design_check(run.players, run.lineup)
+    population = run.manifest.get("population") or {}
+    mixture = dict(zip(population["members"], population["weights"])) if population else None
+    design = models.design_check(run.players, run.lineup, mixture=mixture, focal=population.get("focal"))
     model = models.fit_model(run.players, threshold) if design.separates else None
     handicap = seat_handicaps(run.players) if run.n_players > 1 and 0 < fair else None
     return RunAnalysis(run, threshold, balance, design, model, handicap)
@@ -142,8 +145,10 @@ def replay_command(run: Run, game_index: int) -> str:
     m = run.manifest
     seating = m.get("seating") or ("cyclic (an old run: replay it with the version that made it)" if m.get("rotate") else "fixed")
     sets = "".join(f" --set {o}" for o in m.get("overrides") or [])
+    who = ("--population POPULATION.json" if m.get("population")
+           else f"--strategies {','.join(run.lineup)} --seating {seating}")
     return (f"playtest replay {run.game} --players {run.n_players} --seed {m.get('seed', 0)} "
-            f"--strategies {','.join(run.lineup)} --seating {seating}{sets} --game-index {int(game_index)}")
+            f"{who}{sets} --game-index {int(game_index)}")
 
 
 def length_and_ends(run: Run, shown: float = 0.005) -> dict:
@@ -212,7 +217,8 @@ def card_section(analyses: Sequence[RunAnalysis]) -> Section:
         "beyond it; **about the threshold** = precise and straddling it; **small** = real, inside it; **negligible** "
         "= shown inside it; **inconclusive** = more games needed. Seats adjusted for strategy, strategies for seat.",
         Plot("seat_ratio", plots.seat_ratio(analyses, turn_order(analyses[0].run.game)),
-             "Seat win rate as a multiple of the fair share (1 = fair), 95% intervals; shaded: ± each run's threshold."),
+             "Seat win rate as a multiple of the fair share (1 = fair), 95% intervals; shaded: ± each run's threshold. "
+             f"Players: {runs_phrase([a.run.manifest for a in analyses])}."),
         Table(pd.DataFrame([_headline_row(a) for a in analyses]).fillna("n/a"),
               "Headline findings in win-rate points (seat: effect and label; gaps with 95% intervals; neighbour: the "
               "strategy seated just before a player rather than elsewhere at the table)."),

@@ -74,11 +74,14 @@ def _codes(players: pd.DataFrame) -> tuple[np.ndarray, list[str], int]:
 
 
 def design_check(players: pd.DataFrame, pool: list[str] | None = None, alpha: float = 1e-3,
-                 tolerance: float = 0.03) -> Design:
+                 tolerance: float = 0.03, mixture: dict[str, float] | None = None, focal: str | None = None) -> Design:
     """Seat counts per strategy, how often each pair met in each order, and who sits after whom.
 
     A check fails when a share departs from what a uniformly random seating gives by more than
     ``tolerance`` and a test at level ``alpha`` agrees (so sampling noise in small runs does not fail it).
+    With a ``mixture`` (a population: every seat drawn independently) the seat after any player holds
+    each strategy with its mixture weight; with a ``focal`` strategy too (one uniformly drawn seat, the others
+    from the mixture), the seat after another player holds the focal one with chance 1/(n-1).
     """
     codes, names, n = _codes(players)
     k = len(names)
@@ -120,7 +123,12 @@ def design_check(players: pd.DataFrame, pool: list[str] | None = None, alpha: fl
     composition = pd.Series(pool if pool else [names[c] for c in codes[0]]).value_counts()
     nb_rows = []
     for a in range(k):
-        weights = np.array([composition.get(names[b], 0) - (a == b) for b in range(k)], float).clip(min=0)
+        if mixture:
+            after_a = mixture if focal in (None, names[a]) else \
+                {**{m: w * (n - 2) / (n - 1) for m, w in mixture.items()}, focal: 1 / (n - 1)}
+            weights = np.array([after_a.get(names[b], 0.0) for b in range(k)])
+        else:
+            weights = np.array([composition.get(names[b], 0) - (a == b) for b in range(k)], float).clip(min=0)
         total = after[a].sum()
         if total == 0 or weights.sum() == 0:
             continue

@@ -15,6 +15,7 @@ from analysis import models, plots, stats
 from analysis.card import RunAnalysis, analyse, card_section, compensation_section, design_sentence, seat_verdict
 from analysis.load import Run, load_run
 from analysis.metrics import until_ci_note
+from analysis.players import runs_phrase
 from analysis.sections import Plot, Section, Table, ci, describe_display, game_comparison, game_sections, rate_display
 from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding, Ledger, fdr, finding, p_is
 from sim.core.errors import PlaytestError, writable_dir
@@ -347,9 +348,11 @@ def _write(runs: Sequence[Run], sections: list[Section], title: str, out_dir: st
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     total = sum(r.n_games for r in runs)
-    md = [f"# {title}", "", f"{len(runs)} run(s), {total:,} games in all: " + ", ".join(labels) + ".", ""]
+    who = f"Players: {runs_phrase([r.manifest for r in runs])}."
+    md = [f"# {title}", "", f"{len(runs)} run(s), {total:,} games in all: " + ", ".join(labels) + ".", "", who, ""]
     body = [f"<h1>{html.escape(title)}</h1>",
-            f"<p>{len(runs)} run(s), {total:,} games in all: {html.escape(', '.join(labels))}.</p>"]
+            f"<p>{len(runs)} run(s), {total:,} games in all: {html.escape(', '.join(labels))}.</p>",
+            f"<p><strong>{html.escape(who)}</strong></p>"]
     used: set[str] = set()
     for si, sec in enumerate(sections):
         md += [f"## {sec.title}", ""]

@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 from analysis import plots, stats
 from analysis.ab import ab_section
 from analysis.load import Run, load_run
+from analysis.players import players_phrase
 from analysis.metrics import mean_se
 from analysis.sections import Plot, Section, Table
 from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding, finding, parse_min_effect
@@ -107,7 +108,8 @@ def tune_sections(root: Path, min_effect: str = DEFAULT_MIN_EFFECT) -> tuple[lis
         f"the result is the search distribution's mean, measured on fresh seeds (seed {record['final_seed']}).",
         f"Strategy file: {record['strategy_file']} (`playtest run {record['game']} --strategy-file "
         f"{root / record['strategy_file']} --strategies {record['name']},...`).",
-        Plot("history", history_figure(record), "Win rate of the candidates per generation of the search."),
+        Plot("history", history_figure(record), "Win rate of the candidates per generation of the search "
+             f"(players: {players_phrase(run_b.manifest)})."),
     ])
     weights = Section("What it does: weights", [
         Table(shown.head(30).round(4) if len(shown) else w.head(30).round(4),

@@ -1,4 +1,5 @@
-"""The `playtest` command: games | strategies | rules | run | ab | sweep | tune | ladder | report | replay | bench.
+"""The `playtest` command: games | strategies | rules | run | ab | sweep | tune | harden | ladder | report | replay |
+bench.
 
 Bad input ends in one line on stderr naming the problem and the fix, with exit code 2.
 """
@@ -14,7 +15,7 @@ from typing import Sequence
 from sim.core.errors import PlaytestError
 from sim.core.fields import declared
 from sim.core.spec import game_names, get_game
-from sim.study import SEATINGS
+from sim.study import SEATINGS, Mixture
 
 
 class _Parser(argparse.ArgumentParser):
@@ -80,6 +81,9 @@ def _add_study_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategies", type=_strategy_list,
                    help="comma-separated strategy per seat, one for all seats, or a longer pool to seat from")
     p.add_argument("--strategy-file", help="JSON file of extra strategies to register before the run")
+    p.add_argument("--population", metavar="FILE",
+                   help="a population file (e.g. from `playtest harden`): every seat draws its strategy from its "
+                        "mixture in every game (instead of --strategies and --seating)")
     p.add_argument("--seating", choices=SEATINGS,
                    help="who sits where: random per game (default when seats hold different strategies), "
                         "all orderings equally often, or fixed as listed")
@@ -145,6 +149,33 @@ def _add_tune_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def _add_harden_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help="game name (see `playtest games`)")
+    p.add_argument("--players", type=int, required=True, help="number of players")
+    p.add_argument("--pool", type=_strategy_list, required=True, help="the starting strategies, comma-separated")
+    p.add_argument("--budget", type=_at_least(1), required=True,
+                   help="games the hardening may play (searches, measurements, empirical games, probe)")
+    p.add_argument("--min-effect", type=_min_effect, default="3",
+                   help="stop when the newest best response's 95%% interval of gain lies below this (default 3 pts)")
+    p.add_argument("--seed", type=int, default=0, help="seed of round 0 (round r uses seed + 10 r + 1..5)")
+    p.add_argument("--out", help="output directory (default runs/harden-GAME-Np-seedS)")
+    p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes (default: all cores)")
+    p.add_argument("--search-games", type=_at_least(1), default=114_000,
+                   help="games of each best-response search (default 114,000)")
+    p.add_argument("--block", type=_at_least(1), default=500, help="games per search candidate (default 500)")
+    p.add_argument("--popsize", type=_at_least(2), help="search candidates per generation (default: CMA-ES's)")
+    p.add_argument("--final-games", type=_at_least(1), default=10_000,
+                   help="fresh games measuring each best response (default 10,000)")
+    p.add_argument("--meta-games", type=_at_least(1), default=10_000,
+                   help="games of each round's empirical game (default 10,000)")
+    p.add_argument("--member-games", type=_at_least(1), default=5_000,
+                   help="games measuring each member against the mixture, the search's candidate starts (default 5,000)")
+    p.add_argument("--probe-playouts", type=_at_least(1), default=4, help="playouts of the rollout probe (default 4)")
+    p.add_argument("--probe-games", type=_at_least(1), default=200, help="games of the rollout probe (default 200)")
+    p.add_argument("--strategy-file", help="JSON file of extra strategies to register first")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="playtest", description="Monte Carlo balance analysis for board games.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -178,6 +209,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("tune", help="search for a dominant strategy: CMA-ES over one seat's weights against a field")
     _add_tune_args(p)
 
+    p = sub.add_parser("harden", help="grow a population by iterated best response (PSRO) until no best response "
+                                      "we find gains --min-effect against its mixture")
+    _add_harden_args(p)
+
     p = sub.add_parser("report", help="write a balance report from one or more runs (or a sweep or tune directory)")
     p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR")
     p.add_argument("--out", type=Path, help="report directory (default RUN_DIR/report)")
@@ -206,6 +241,19 @@ def build_parser() -> argparse.ArgumentParser:
 def _register_file(game: str, path: str | None) -> None:
     if path:
         get_game(game).strategies.load_file(path)
+
+
+def _lineup(args: argparse.Namespace) -> tuple[list[str] | None, Mixture | None]:
+    """The strategies of a study and, with --population, the mixture every seat draws from."""
+    from sim.population import load_population
+
+    if not args.population:
+        return args.strategies, None
+    if args.strategies or args.seating or args.rotate:
+        raise PlaytestError("--population draws every seat from its mixture; drop --strategies, --seating and "
+                            "--rotate, or drop --population")
+    population = load_population(args.game, args.population, args.players)
+    return population.lineup(), population.mixture()
 
 
 def _cmd_games(args: argparse.Namespace) -> None:
@@ -240,10 +288,11 @@ def _cmd_run(args: argparse.Namespace) -> None:
     _register_file(args.game, args.strategy_file)
     if args.until_ci or args.metric:
         return _run_until(args)
-    run_dir = run_study(args.game, args.players, args.games, args.strategies, rotate=args.rotate, seed=args.seed,
+    strategies, mixture = _lineup(args)
+    run_dir = run_study(args.game, args.players, args.games, strategies, rotate=args.rotate, seed=args.seed,
                         jobs=args.jobs, out=args.out, overrides=args.overrides, backend=args.backend,
                         scheduler=args.scheduler, progress=not args.quiet, chunk_size=args.chunk_size,
-                        seating=args.seating)
+                        seating=args.seating, mixture=mixture)
     print(f"logs written to {run_dir}; next: playtest report {run_dir}")
 
 
@@ -255,10 +304,12 @@ def _cmd_ab(args: argparse.Namespace) -> None:
     if args.rotate and args.seating not in (None, "random"):
         raise PlaytestError(f"--rotate means --seating random; drop --rotate or --seating {args.seating}")
     _register_file(args.game, args.strategy_file)
-    arm_a, arm_b = run_ab(args.game, args.players, args.games, args.strategies, args.base, args.variant,
+    strategies, mixture = _lineup(args)
+    arm_a, arm_b = run_ab(args.game, args.players, args.games, strategies, args.base, args.variant,
                           seed=args.seed, seating=args.seating or ("random" if args.rotate else None),
                           jobs=args.jobs, out=args.out, overrides=args.overrides, backend=args.backend,
-                          scheduler=args.scheduler, progress=not args.quiet, chunk_size=args.chunk_size)
+                          scheduler=args.scheduler, progress=not args.quiet, chunk_size=args.chunk_size,
+                          mixture=mixture)
     path, line = write_ab_report(arm_a, arm_b, args.base, args.variant, arm_a.parent / "report", args.min_effect)
     print(line)
     print(f"report written to {path}")
@@ -282,8 +333,9 @@ def _run_until(args: argparse.Namespace) -> None:
     from sim.runner import execute_until
     from sim.study import plan_study
 
-    study = plan_study(args.game, args.players, args.games, args.strategies, args.rotate, args.seed, args.overrides,
-                       args.chunk_size, args.seating)
+    strategies, mixture = _lineup(args)
+    study = plan_study(args.game, args.players, args.games, strategies, args.rotate, args.seed, args.overrides,
+                       args.chunk_size, args.seating, mixture)
     key, note = _until(args, study)
     run_dir = Path(args.out) if args.out else Path("runs") / f"{study.run_id()}-until"
     execute_until(study, run_dir, run_width(key), args.until_ci, note, MIN_UNTIL_GAMES, jobs=args.jobs,
@@ -300,8 +352,9 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
 
     _check_backend(args)
     _register_file(args.game, args.strategy_file)
-    base = plan_study(args.game, args.players, args.games, args.strategies, args.rotate, args.seed, args.overrides,
-                      args.chunk_size, args.seating)
+    strategies, mixture = _lineup(args)
+    base = plan_study(args.game, args.players, args.games, strategies, args.rotate, args.seed, args.overrides,
+                      args.chunk_size, args.seating, mixture)
     sweep = plan_sweep(base, args.vary)
     until = None
     if args.until_ci or args.metric:
@@ -326,6 +379,22 @@ def _cmd_tune(args: argparse.Namespace) -> None:
     path, line = write_tune_report(root, root / "report", args.min_effect)
     print(line)
     print(f"strategy file: {root / 'tuned.json'}; report written to {path}")
+
+
+def _cmd_harden(args: argparse.Namespace) -> None:
+    from sim.harden import HISTORY_FILE, POPULATION_FILE, harden, plan_harden, read_history
+
+    _register_file(args.game, args.strategy_file)
+    plan = plan_harden(args.game, args.players, args.pool, args.budget, min_effect=args.min_effect, seed=args.seed,
+                       search_games=args.search_games, block=args.block, popsize=args.popsize,
+                       final_games=args.final_games, meta_games=args.meta_games, probe_playouts=args.probe_playouts,
+                       probe_games=args.probe_games, member_games=args.member_games)
+    root = harden(plan, args.out, jobs=args.jobs, progress=not args.quiet)
+    summary = read_history(root)
+    print(f"{summary['exploitability']['statement']} ({summary['stopped']} after {len(summary['rounds']) - 1} "
+          f"round(s), {summary['games_spent']:,} games)")
+    print(f"population: {root / POPULATION_FILE} (playtest run {args.game} --players {args.players} --population "
+          f"{root / POPULATION_FILE} ...); history: {root / HISTORY_FILE}, {root / 'history.md'}")
 
 
 def _cmd_report(args: argparse.Namespace) -> None:
@@ -353,8 +422,9 @@ def _cmd_replay(args: argparse.Namespace) -> None:
     from sim.study import plan_study
 
     _register_file(args.game, args.strategy_file)
-    study = plan_study(args.game, args.players, args.game_index + 1, args.strategies, args.rotate, args.seed,
-                       args.overrides, seating=args.seating)
+    strategies, mixture = _lineup(args)
+    study = plan_study(args.game, args.players, args.game_index + 1, strategies, args.rotate, args.seed,
+                       args.overrides, seating=args.seating, mixture=mixture)
     seat_row = study.seats(args.game_index, 1)[0]
     print(study.spec.replay(study.rules, study.n_players, seat_row, args.game_index, study.seed, study.table(),
                             study.strategy_names()))
@@ -422,7 +492,7 @@ def _cmd_ladder(args: argparse.Namespace) -> None:
 
 COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "rules": _cmd_rules, "run": _cmd_run, "ab": _cmd_ab, "report": _cmd_report,
             "replay": _cmd_replay, "bench": _cmd_bench, "sweep": _cmd_sweep, "tune": _cmd_tune,
-            "ladder": _cmd_ladder}
+            "ladder": _cmd_ladder, "harden": _cmd_harden}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -100,3 +100,14 @@ def write_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
     tmp = run_dir / (MANIFEST + ".tmp")
     tmp.write_text(json.dumps(manifest, indent=2, sort_keys=False))
     os.replace(tmp, run_dir / MANIFEST)
+
+
+def read_record(root: str | Path, name: str, verb: str) -> dict[str, Any]:
+    """The JSON record ``name`` a `playtest VERB` wrote in ``root`` (one line naming the problem otherwise)."""
+    path = Path(root) / name
+    if not path.is_file():
+        raise PlaytestError(f"{path} not found; point at a directory written by `playtest {verb}` (or re-run it)")
+    try:
+        return json.loads(path.read_text())
+    except json.JSONDecodeError:
+        raise PlaytestError(f"{path} is not valid JSON; re-run the same `playtest {verb}` command") from None

@@ -27,7 +27,7 @@ from tqdm import tqdm
 from sim.core.errors import PlaytestError, writable_dir
 from sim.core.spec import ChunkResult, get_game
 from sim.logs import part_is_intact, read_manifest, records_to_frames, write_manifest, write_part
-from sim.study import Study, plan_study
+from sim.study import Mixture, Study, plan_study
 from sim.core.policy import StrategyTable
 
 PACKAGES = ("playtest", "numba", "numpy", "pandas", "pyarrow", "joblib")
@@ -218,16 +218,18 @@ def run_study(
     progress: bool = True,
     chunk_size: int | None = None,
     seating: str | None = None,
+    mixture: Mixture | None = None,
 ) -> Path:
     """Plan and run a study; return its run directory (default ``runs/<run-id>``).
 
-    ``seating`` is random, all or fixed (see sim.study); ``rotate=True`` is the old name of random.
+    ``seating`` is random, all or fixed (see sim.study); ``rotate=True`` is the old name of random; a
+    ``mixture`` draws every seat from a population's weights.
     """
     if jobs == 0 or jobs < -1:
         raise PlaytestError(f"--jobs must be a positive number of worker processes or -1 for all cores, not {jobs}")
     if backend == "dask" and not scheduler:
         raise PlaytestError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
-    study = plan_study(game, players, games, strategies, rotate, seed, overrides, chunk_size, seating)
+    study = plan_study(game, players, games, strategies, rotate, seed, overrides, chunk_size, seating, mixture)
     run_dir = Path(out) if out else Path("runs") / study.run_id()
     return execute(study, run_dir, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
 
@@ -295,10 +297,11 @@ def run_ab(
 ) -> tuple[Path, Path]:
     """A causal A/B on common random numbers: arm A plays the pool, arm B the same games with ``base``
     replaced by ``variant`` in the same seats (same seed, same seating); returns both run directories.
-    ``kw`` passes overrides, backend, scheduler, progress and chunk_size through to ``run_study``.
+    ``kw`` passes overrides, backend, scheduler, progress, chunk_size and mixture (a population: the
+    variant takes the base's weight) through to ``run_study``.
     """
     study = plan_study(game, players, games, strategies, False, seed, kw.get("overrides", ()),
-                       kw.get("chunk_size"), seating)
+                       kw.get("chunk_size"), seating, kw.get("mixture"))
     study.spec.strategies.get(variant)
     if base not in study.lineup:
         raise PlaytestError(f"--base {base} is not in the lineup ({', '.join(study.lineup)}); pick one of them")

@@ -8,6 +8,9 @@ Seating designs (who sits where in game i) depend only on (seed, game index), ne
   block in a random order); for pools with too many orderings, blocks of rotations of random orderings.
 - ``fixed``: the lineup as given in every game (seat and strategy cannot be told apart when it mixes
   strategies).
+- ``mixture``: a population (sim/population.py): every seat draws its strategy from the mixture's weights,
+  independently, from (seed, game index, seat); with a focal strategy, that one takes one seat drawn
+  uniformly per game and the others draw from the mixture (a best response or a probe against it).
 
 Cyclic rotation alone (the former ``--rotate``) keeps every strategy next to the same neighbours, so
 ``--rotate`` now means ``random``.
@@ -19,8 +22,8 @@ import hashlib
 import itertools
 import json
 import math
-from dataclasses import dataclass
-from typing import Any, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -28,6 +31,24 @@ from sim.core.errors import PlaytestError
 from sim.core.rules import apply_overrides, rules_dict
 from sim.core.spec import GameSpec, get_game
 from sim.core.policy import RolloutStrategy, StrategyTable, definition
+
+
+@dataclass(frozen=True)
+class Mixture:
+    """How a ``mixture`` study draws its seats: one weight per lineup entry (summing to 1), whether the
+    first entry is a focal strategy (weight 0, one uniformly drawn seat per game), and the population's
+    record (members, weights and, if measured, exploitability) that the manifest keeps."""
+
+    weights: tuple[float, ...]
+    focal: bool = False
+    record: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def config(self, lineup: Sequence[str]) -> dict[str, Any]:
+        """The manifest's ``population`` entry: members and weights as played (after any A/B swap)."""
+        members = list(lineup[1:] if self.focal else lineup)
+        weights = list(self.weights[1:] if self.focal else self.weights)
+        extra = {k: v for k, v in self.record.items() if k not in ("members", "weights")}
+        return {"members": members, "weights": weights, **({"focal": lineup[0]} if self.focal else {}), **extra}
 
 
 @dataclass(frozen=True)
@@ -44,6 +65,8 @@ class Study:
     chunk_size: int
     overrides: tuple[str, ...] = ()
     """The --set arguments that made ``rules`` (recorded so a report can print a replay command)."""
+    mixture: Mixture | None = None
+    """With ``seating == "mixture"``: the weights each seat draws its strategy with."""
 
     @property
     def spec(self) -> GameSpec:
@@ -62,6 +85,8 @@ class Study:
         idx = np.arange(first_index, first_index + n_games, dtype=np.int64)
         if self.seating == "fixed":
             order = np.broadcast_to(np.arange(self.n_players), (n_games, self.n_players))
+        elif self.seating == "mixture":
+            order = mixture_orders(self.seed, idx, self.mixture.weights, self.n_players, self.mixture.focal)
         elif self.seating == "random":
             order = random_orders(self.seed, idx, len(rows), self.n_players)
         else:
@@ -79,6 +104,7 @@ class Study:
     def config(self) -> dict[str, Any]:
         """The manifest's description of the study (what must match for a resume)."""
         spec = self.spec
+        population = {"population": self.mixture.config(self.lineup)} if self.mixture else {}
         return {
             "game": self.game,
             "title": spec.title,
@@ -92,6 +118,7 @@ class Study:
             "seed": self.seed,
             "chunk_size": self.chunk_size,
             "rules": rules_dict(self.rules),
+            **population,
         }
 
     def run_id(self) -> str:
@@ -100,12 +127,17 @@ class Study:
 
 
 SEATINGS = ("random", "all", "fixed")
+MIXTURE = "mixture"
+"""The seating of a population study (not a --seating choice: --population sets it)."""
 ROLLOUT_CHUNK = 50
 """Default games per part when a strategy is a rollout (each game costs thousands of playouts)."""
 ALL_ORDERS_LIMIT = 40_320
 """Largest number of ordered selections ``all`` enumerates (8!); larger pools use blocks of rotations."""
 _SALT = np.uint64(0x5EA7_1A6E_D00D_F00D)
 """Mixed into the seating keys so seats draw on a stream of their own, apart from the game's RNG."""
+_MIXTURE_SALT = 0x3A7_0F_C0DE
+_FOCAL_SALT = 0xF0CA1
+"""XORed into the seed for the mixture's draws and the focal seat's, streams apart from the seating keys."""
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
@@ -127,6 +159,20 @@ def _keys(seed: int, index: np.ndarray, width: int) -> np.ndarray:
 def random_orders(seed: int, index: np.ndarray, pool: int, players: int) -> np.ndarray:
     """Per game, the pool positions seated in each seat: a uniformly random ordered selection."""
     return np.argsort(_keys(seed, index, pool), axis=1, kind="stable")[:, :players]
+
+
+def mixture_orders(seed: int, index: np.ndarray, weights: Sequence[float], players: int,
+                   focal: bool = False) -> np.ndarray:
+    """Per game, the lineup position playing each seat: each seat draws from ``weights`` on its own key of
+    (seed, game index, seat); with ``focal``, position 0 then takes one seat drawn uniformly per game."""
+    cum = np.cumsum(np.asarray(weights, np.float64))
+    u = (_keys(seed ^ _MIXTURE_SALT, index, players) >> np.uint64(11)).astype(np.float64) * 2.0**-53
+    last = int(np.flatnonzero(np.asarray(weights) > 0)[-1])
+    order = np.minimum(np.searchsorted(cum / cum[-1], u, side="right"), last)
+    if focal:
+        seat = (_keys(seed ^ _FOCAL_SALT, index, 1)[:, 0] % np.uint64(players)).astype(np.int64)
+        order[np.arange(len(index)), seat] = 0
+    return order.astype(np.int64)
 
 
 def balanced_orders(seed: int, index: np.ndarray, pool: int, players: int) -> np.ndarray:
@@ -162,11 +208,13 @@ def plan_study(
     overrides: Sequence[str] = (),
     chunk_size: int | None = None,
     seating: str | None = None,
+    mixture: Mixture | None = None,
 ) -> Study:
     """Validate the user's choices and return the study they describe.
 
     ``seating`` defaults to ``random`` when the seats hold different strategies (``rotate`` is its old
-    name) and to ``fixed`` for a mirror match.
+    name) and to ``fixed`` for a mirror match. A ``mixture`` (one weight per strategy) makes it a
+    population study: seating ``mixture``.
     """
     spec = get_game(game)
     spec.check_players(players)
@@ -174,14 +222,19 @@ def plan_study(
         raise PlaytestError(f"--games must be at least 1, not {games}")
     if not 0 <= seed < 2**63:
         raise PlaytestError(f"--seed must be an integer from 0 to 2**63-1, not {seed}")
-    if seating is not None and seating not in SEATINGS:
+    if seating is not None and seating not in (*SEATINGS, MIXTURE):
         raise PlaytestError(f"unknown seating '{seating}'; use one of {', '.join(SEATINGS)}")
     if rotate and seating not in (None, "random"):
         raise PlaytestError(f"--rotate means --seating random; drop --rotate or --seating {seating}")
     names = list(strategies) if strategies else _default_lineup(spec.default_lineup, players, seating != "fixed")
     for name in names:
         spec.strategies.get(name)
-    if len(names) == 1:
+    if mixture is not None:
+        _check_mixture(names, mixture, seating, rotate)
+        seating = MIXTURE
+    elif seating == MIXTURE:
+        raise PlaytestError("seating 'mixture' needs a population; pass --population FILE")
+    elif len(names) == 1:
         names = names * players
     elif len(names) < players or (len(names) > players and seating == "fixed"):
         raise PlaytestError(
@@ -196,7 +249,30 @@ def plan_study(
     size = chunk_size or (ROLLOUT_CHUNK if rollout else spec.chunk_size)
     if size < 1:
         raise PlaytestError(f"chunk size must be at least 1, not {size}")
-    return Study(game, players, games, tuple(names), seating, seed, rules, size, tuple(overrides))
+    return Study(game, players, games, tuple(names), seating, seed, rules, size, tuple(overrides), mixture)
+
+
+def _check_mixture(names: Sequence[str], mixture: Mixture, seating: str | None, rotate: bool) -> None:
+    """A population's lineup: distinct names, one weight each, and no other seating asked for."""
+    if seating not in (None, MIXTURE) or rotate:
+        raise PlaytestError("a population draws every seat from its mixture; drop --seating/--rotate or --population")
+    if len(set(names)) < len(names):
+        raise PlaytestError(f"a population names a strategy twice ({', '.join(names)}); list each member once")
+    if len(mixture.weights) != len(names):
+        raise PlaytestError(f"a population gives {len(mixture.weights)} weights for {len(names)} strategies; "
+                            "give one weight per strategy")
+    if not any(w > 0 for w in mixture.weights):
+        raise PlaytestError("a population's weights are all 0; give at least one member a positive weight")
+
+
+def known_strategies(game: str, players: int, names: Sequence[str], flag: str, example: str) -> list[str]:
+    """The named strategies of ``game`` (checked, with the player count), refusing an empty list for ``flag``."""
+    spec = get_game(game)
+    spec.check_players(players)
+    found = [spec.strategies.get(s).name for s in names]
+    if not found:
+        raise PlaytestError(f"{flag} names no strategy; give them comma-separated, e.g. {flag} {example}")
+    return found
 
 
 def _default_lineup(pool: Sequence[str], players: int, pooled: bool) -> list[str]:

@@ -2,7 +2,8 @@
 against a field of named strategies.
 
 The tuned seat starts from a named strategy (``--start``) and plays against the field seated at random in
-every game. Each generation's candidates play the same block of games (common random numbers: same seeds,
+every game, or, given a mixture (a population's weights over the field), takes one seat drawn per game while
+the other seats draw their strategies from the mixture (a best response to a population, sim/harden.py). Each generation's candidates play the same block of games (common random numbers: same seeds,
 same seats), in this process or joblib workers through the runner's chunk play, so CMA-ES ranks them on
 differences the pairing makes sharp; generation g plays games g*block .. (g+1)*block-1 of the search seed.
 The final strategy (the search distribution's mean, weights rounded to 4 significant digits) is written as
@@ -28,9 +29,9 @@ from tqdm import tqdm
 from sim.core.errors import PlaytestError, writable_dir
 from sim.core.policy import Strategy, StrategyTable
 from sim.core.spec import ChunkResult, get_game
-from sim.logs import records_to_frames
+from sim.logs import read_record, records_to_frames
 from sim.runner import one_writer, play_part, run_ab
-from sim.study import Study, plan_study
+from sim.study import Mixture, Study, known_strategies, plan_study
 
 TUNE_MANIFEST = "tune.json"
 DIGITS = 4
@@ -56,6 +57,8 @@ class TunePlan:
     seed: int
     final_games: int
     overrides: tuple[str, ...] = ()
+    mixture: tuple[float, ...] = ()
+    """Weights over ``field`` when the other seats draw from a population (empty: seated at random)."""
 
     @property
     def generations(self) -> int:
@@ -76,10 +79,18 @@ class TunePlan:
                 f"tuned by CMA-ES from {self.start} against {', '.join(self.field)}")
         return Strategy(name or self.name, what, "weights", weights, base.temperature, base.epsilon)
 
+    def seat_draw(self) -> tuple[str | None, Mixture | None]:
+        """(seating, mixture) of this search's studies: random seating, or the tuned seat (the lineup's
+        first) against the field drawn from the mixture."""
+        if not self.mixture:
+            return "random", None
+        return None, Mixture((0.0, *self.mixture), True, {"members": list(self.field), "weights": list(self.mixture)})
+
     def study(self, n_games: int, seed: int) -> Study:
-        """Games of the tuned seat against the field, seated at random, in parts of one block."""
+        """Games of the tuned seat against the field, in parts of one block."""
+        seating, mixture = self.seat_draw()
         return plan_study(self.game, self.n_players, n_games, [self.name, *self.field], seed=seed,
-                          overrides=self.overrides, chunk_size=self.block, seating="random")
+                          overrides=self.overrides, chunk_size=self.block, seating=seating, mixture=mixture)
 
     def config(self) -> dict[str, Any]:
         return {"kind": "tune", "game": self.game, "n_players": self.n_players, "start": self.start, "name": self.name,
@@ -87,25 +98,24 @@ class TunePlan:
                 "x0": list(self.x0),
                 "budget": self.budget, "block": self.block, "popsize": self.popsize, "sigma": self.sigma,
                 "seed": self.seed, "final_seed": self.seed + 1, "final_games": self.final_games,
-                "overrides": list(self.overrides)}
+                "overrides": list(self.overrides), **({"mixture": list(self.mixture)} if self.mixture else {})}
 
 
 def plan_tune(game: str, players: int, against: Sequence[str], budget: int, *, start: str | None = None,
               name: str = "tuned", decisions: Sequence[str] | None = None, block: int = 500,
               popsize: int | None = None, sigma: float = 0.5, seed: int = 0, final_games: int = 10_000,
-              overrides: Sequence[str] = ()) -> TunePlan:
+              overrides: Sequence[str] = (), mixture: Sequence[float] = ()) -> TunePlan:
     """Check every choice (one clear line otherwise) and register the tuned strategy's name (as a copy of
-    the start) so studies can seat it. ``start`` defaults to the first weights strategy of ``against``."""
+    the start) so studies can seat it. ``start`` defaults to the first weights strategy of ``against``.
+    ``mixture``: one weight per ``against`` strategy, the population the other seats draw from."""
+    field = known_strategies(game, players, against, "--against", "random")
     spec = get_game(game)
-    spec.check_players(players)
     registry = spec.strategies
-    field = [registry.get(s).name for s in against]
-    if not field:
-        raise PlaytestError("--against names no strategy; give the field, e.g. --against random")
-    if len(field) > players - 1:
-        raise PlaytestError(f"--against lists {len(field)} strategies for the {players - 1} other seats; "
-                            "give at most one per other seat")
-    field = [field[i % len(field)] for i in range(players - 1)]
+    if not mixture:
+        if len(field) > players - 1:
+            raise PlaytestError(f"--against lists {len(field)} strategies for the {players - 1} other seats; "
+                                "give at most one per other seat")
+        field = [field[i % len(field)] for i in range(players - 1)]
     if start is None:
         start = next((s for s in field if registry.get(s).kind == "weights"), "random")
     base = registry.get(start)
@@ -132,7 +142,7 @@ def plan_tune(game: str, players: int, against: Sequence[str], budget: int, *, s
         raise PlaytestError(f"--budget {budget:,} games is too small: two generations of {lam} candidates x {block} "
                             f"games need {2 * lam * block:,}; raise --budget or lower --block or --popsize")
     plan = TunePlan(game, players, start, name, tuple(field), params, x0, budget, block, lam, sigma, seed, final_games,
-                    tuple(overrides))
+                    tuple(overrides), tuple(float(w) for w in mixture))
     registry.register(plan.strategy(x0))
     registry.register(plan.strategy(x0, plan.start_copy))
     plan.study(block, seed)  # rules and seats check out before anything runs
@@ -197,9 +207,10 @@ def tune(plan: TunePlan, out: str | Path | None = None, jobs: int = 1, progress:
         get_game(plan.game).strategies.register(tuned)
         strategy_file = root / "tuned.json"
         strategy_file.write_text(json.dumps([dataclasses.asdict(tuned)], indent=2))
+        seating, mixture = plan.seat_draw()
         arm_a, arm_b = run_ab(plan.game, plan.n_players, plan.final_games, [plan.start_copy, *plan.field],
-                              plan.start_copy, plan.name, seed=plan.seed + 1, seating="random", jobs=jobs,
-                              out=root / "final", overrides=plan.overrides, progress=progress)
+                              plan.start_copy, plan.name, seed=plan.seed + 1, seating=seating, jobs=jobs,
+                              out=root / "final", overrides=plan.overrides, progress=progress, mixture=mixture)
         record = {**plan.config(), **found, "strategy_file": strategy_file.name,
                   "arms": [str(arm_a.relative_to(root)), str(arm_b.relative_to(root))]}
         (root / TUNE_MANIFEST).write_text(json.dumps(record, indent=2))
@@ -208,11 +219,4 @@ def tune(plan: TunePlan, out: str | Path | None = None, jobs: int = 1, progress:
 
 def read_tune(root: str | Path) -> dict[str, Any]:
     """The record of a finished search (one line naming the problem otherwise)."""
-    path = Path(root) / TUNE_MANIFEST
-    if not path.is_file():
-        raise PlaytestError(f"{path} not found; point at a directory written by `playtest tune` (or re-run it)")
-    try:
-        return json.loads(path.read_text())
-    except json.JSONDecodeError:
-        raise PlaytestError(f"{path} is not valid JSON; re-run the same `playtest tune` command") from None
-
+    return read_record(root, TUNE_MANIFEST, "tune")

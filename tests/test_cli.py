@@ -56,6 +56,7 @@ RUN = ["run", "bus", "--players", "4", "--games", "10"]
 AB = ["ab", "bus", "--players", "4", "--games", "10", "--base", "balanced", "--variant", "random"]
 SWEEP = ["sweep", "bus", "--players", "4", "--games", "10"]
 TUNE = ["tune", "bus", "--players", "4", "--against", "random", "--budget", "100000"]
+HARDEN = ["harden", "bus", "--players", "4", "--pool", "balanced,commuter", "--budget", "1000000"]
 FILE = "/etc/hostname"
 """An existing file: not a directory, so not a usable --out."""
 
@@ -128,6 +129,13 @@ BAD_FLAGS = [
     ("--popsize", TUNE + ["--popsize", "1"], "argument --popsize: must be at least 2"),
     ("--sigma", TUNE + ["--sigma", "-1"], "argument --sigma: must be a positive number"),
     ("--final-games", TUNE + ["--final-games", "0"], "argument --final-games: must be at least 1"),
+    ("--population", RUN + ["--population", "/nonexistent.json"], "population file '/nonexistent.json' not found"),
+    ("--pool", HARDEN[:4] + ["--pool", "balanced,nosuch", "--budget", "1000000"], "unknown strategy 'nosuch'"),
+    ("--search-games", HARDEN + ["--search-games", "0"], "argument --search-games: must be at least 1"),
+    ("--meta-games", HARDEN + ["--meta-games", "x"], "argument --meta-games: 'x' is not a whole number"),
+    ("--probe-playouts", HARDEN + ["--probe-playouts", "0"], "argument --probe-playouts: must be at least 1"),
+    ("--probe-games", HARDEN + ["--probe-games", "-5"], "argument --probe-games: must be at least 1"),
+    ("--member-games", HARDEN + ["--member-games", "0"], "argument --member-games: must be at least 1"),
 ]
 
 

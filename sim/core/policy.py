@@ -275,7 +275,7 @@ class StrategyRegistry:
             items = json.loads(Path(path).read_text())
             if isinstance(items, dict):
                 items = [items]
-            loaded = [_from_json(item) for item in items]
+            loaded = [strategy_from_json(item) for item in items]
         except FileNotFoundError:
             raise PlaytestError(f"strategy file '{path}' not found; pass an existing JSON file") from None
         except (json.JSONDecodeError, TypeError, AttributeError) as exc:
@@ -287,7 +287,7 @@ class StrategyRegistry:
         return [self.register(s).name for s in loaded]
 
 
-def _from_json(item: dict[str, Any]) -> Strategy:
+def strategy_from_json(item: dict[str, Any]) -> Strategy:
     """One strategy of a JSON file; a rollout's description may be left out."""
     if item.get("kind") == ROLLOUT:
         item = {"description": f"flat Monte Carlo over {item.get('base')}", **item}

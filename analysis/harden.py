@@ -1,0 +1,117 @@
+"""What a hardening measured, read from its logs: a probe's gain over the fair share against a population,
+the mixture that solves the empirical meta-game, and the round-by-round history as a table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis import plots
+from analysis.load import load_run
+from analysis.metagame import payoff_table, solve, values_against
+from analysis.tune import edge
+from analysis.verdicts import Finding
+
+
+EXPLOITABILITY_PNG = "exploitability.png"
+
+
+def gain(run_dir: Path, name: str, threshold: float) -> Finding:
+    """``name``'s win share in its seat minus the fair share, in points (one seat per game)."""
+    return edge(load_run(run_dir, games_columns=[], players_columns=[]), name, threshold)
+
+
+def solve_runs(run_dirs: Sequence[Path], members: Sequence[str]) -> tuple[list[float], dict[str, Any]]:
+    """The mixture solving the members' empirical game (every run's games among them), and how well it
+    does in that game: the best member's gain against it (in-sample, in points)."""
+    players = pd.concat([load_run(d, games_columns=[], players_columns=[]).players for d in run_dirs],
+                        ignore_index=True)
+    table = payoff_table(players, members)
+    x = solve(table)
+    values = values_against(table, x)
+    n = table.ndim
+    return [float(w) for w in x], {"games": int(len(players) // n), "solver": "open_spiel projected replicator dynamics",
+                                   "best_member_gain_in_sample_pts": round(100 * (float(values.max()) - 1 / n), 3)}
+
+
+def _interval(r: dict[str, float]) -> str:
+    return f"{r['points']:+.1f} [{r['lo']:+.1f}, {r['hi']:+.1f}]"
+
+
+def history_frame(summary: dict[str, Any]) -> pd.DataFrame:
+    """One row per measured round: the population, its exploitability estimate (the larger of the searched
+    best response's gain and the best member's), both gains, games and seconds."""
+    rows = []
+    total = summary["rounds"][0]["games"]
+    for r in summary["rounds"][1:]:
+        total += r["games"]
+        mix = ", ".join(f"{m} {w:.0%}" for m, w in zip(r["members"], r["weights"]) if w > 0)
+        best = r.get("best_member")
+        member = f"{best}: {_interval(r['member_gains'][best])}" if best else f"{r['start']}: {_interval(r['start_gain'])}"
+        rows.append({"round": r["round"], "mixture measured": mix,
+                     "exploitability estimate, pts [95% CI]": _interval(r["exploitability"]),
+                     "searched best response's gain": _interval(r.get("best_response_gain", r["exploitability"])),
+                     "best member (search start): gain": member,
+                     "added": r.get("added", "-"), "games": f"{r['games']:,}", "games so far": f"{total:,}",
+                     "seconds": f"{r['seconds']:.0f}"})
+    return pd.DataFrame(rows)
+
+
+def exploitability_figure(summary: dict[str, Any]) -> Figure:
+    """Each round's best-response gain against the mixture it measured, with its 95% interval, and the
+    --min-effect line the stopping rule compares the interval's upper end with."""
+    rounds = [r for r in summary["rounds"] if "exploitability" in r]
+    x = [r["round"] for r in rounds]
+    est = np.array([r["exploitability"]["points"] for r in rounds])
+    lo = np.array([r["exploitability"]["lo"] for r in rounds])
+    hi = np.array([r["exploitability"]["hi"] for r in rounds])
+    fig = plots.new_figure()
+    ax = fig.add_subplot()
+    ax.errorbar(x, est, yerr=[est - lo, hi - est], fmt="o-", capsize=3, label="exploitability estimate (95% interval)")
+    ax.axhline(summary["threshold_pts"], **plots.EXPECTED_STYLE, label=f"--min-effect ({summary['threshold_pts']:g} pts)")
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("round (round r measures the mixture solved after round r-1)")
+    ax.set_ylabel("gain over the fair share (pts)")
+    ax.set_title(f"{summary['game']} {summary['n_players']}p: how far a best response exploits the mixture")
+    ax.set_xticks(x)
+    ax.legend(fontsize=8)
+    return fig
+
+
+def history_markdown(summary: dict[str, Any]) -> str:
+    """history.md: what was hardened, why it stopped, the rounds and both probes."""
+    frame = history_frame(summary)
+    cells = lambda row: "| " + " | ".join(str(v) for v in row) + " |"  # noqa: E731
+    table = [cells(frame.columns), "|" + "---|" * len(frame.columns), *(cells(r) for r in frame.itertuples(index=False))]
+    e, probe = summary["exploitability"], summary.get("rollout_probe")
+    why = {"converged": "the best response's 95% interval lies below --min-effect",
+           "budget": "the budget could not pay for another round",
+           "running": "still running (a checkpoint)"}[summary["stopped"]]
+    final = next(r for r in summary["rounds"] if r.get("best_response") == e["best_response"])
+    mix = ", ".join(f"{m} {w:.1%}" for m, w in zip(final["members"], final["weights"]) if w > 0)
+    return "\n".join([
+        f"# Hardening {summary['game']}, {summary['n_players']} players, from {', '.join(summary['pool'])}", "",
+        f"{'Checkpoint' if summary['stopped'] == 'running' else 'Stopped'} after {len(summary['rounds']) - 1} "
+        f"round(s): {why} ({summary['games_spent']:,} of {summary['budget']:,} games; --min-effect "
+        f"{summary['min_effect']}).", "",
+        f"Population written ({summary['population_file']}): {mix}.", "",
+        f"Exploitability: {e['statement']}. Tuned best response {final['best_response']}: {_interval(e)} pts on "
+        f"{e['measured_on_games']:,} fresh games" + (f"; rollout probe {probe['player']}: {_interval(probe)} pts on "
+                                                     f"{probe['games']:,} games ({probe['note']})." if probe else "."),
+        "",
+        "Each round measures the mixture's members against it and tunes a best response from the best of them; "
+        "the larger gain over the fair share, on fresh seeds, is that mixture's exploitability estimate.", "",
+        f"![Exploitability per round: the tuned best response's gain against the mixture, 95% intervals]"
+        f"({EXPLOITABILITY_PNG})", "",
+        *table, ""])
+
+
+
+def write_history_files(root: Path, summary: dict[str, Any]) -> None:
+    """history.md and its figure, from a hardening's history (also re-makes them from history.json)."""
+    (root / "history.md").write_text(history_markdown(summary))
+    (root / EXPLOITABILITY_PNG).write_bytes(plots.to_png(exploitability_figure(summary)))

@@ -1,0 +1,291 @@
+"""Hardened populations (`playtest harden`): iterated best response in the spirit of PSRO (Lanctot et al., 2017).
+
+Round 0 plays the pool's empirical game (every seat draws a member uniformly, analysis/metagame.py) and solves
+it for a mixture. Each round then
+
+1. measures, in one seat against the mixture, each member of its support and the newest member (at most
+   MAX_STARTS, the heaviest first): a member that gains against the mixture is itself a best response we found,
+   and a sign that the meta-game was solved on a poor estimate of its payoffs;
+2. tunes a best response to the mixture with the CMA-ES search of sim/tune.py on common random numbers (its
+   seat drawn per game, the other seats drawn from the mixture), starting from the member that did best, and
+   measures its gain over the fair share on fresh seeds. The larger of the two gains (the searched one or
+   the best member's) is the round's estimate of the mixture's exploitability, with its 95% interval;
+3. stops if the upper ends of both intervals are below ``--min-effect`` (no best response we found gains
+   that much), or if the budget cannot pay for another round and the final probe;
+4. otherwise adds the best response, plays the new members' empirical game (its games join the earlier
+   rounds': the members do not change) and solves it for the next mixture.
+
+The population written is the last one measured (a best response found after it is kept in its round's
+directory, not added). A second, different probe then measures it: a rollout player (flat Monte Carlo over the
+mixture's heaviest member; the rollout kind takes one base strategy, not a mixture) in one seat against the
+mixture. The budget counts every logged game (search, measurements, empirical games, probe games; not the
+playouts inside a rollout).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Sequence
+
+from analysis.harden import gain, solve_runs, write_history_files
+from analysis.verdicts import Finding, parse_min_effect
+from sim.core.errors import PlaytestError, writable_dir
+from sim.core.spec import get_game
+from sim.logs import read_record
+from sim.population import Population, population_data
+from sim.runner import one_writer, run_study
+from sim.study import known_strategies
+from sim.tune import plan_tune, tune
+
+POPULATION_FILE = "population.json"
+HISTORY_FILE = "history.json"
+SEED_STRIDE = 10
+"""Round r's studies use seeds seed + 10 r + (1, 2: the search and its fresh measurement; 3: the empirical
+game; 4: the members' measurement; 5: the rollout probe), so no two studies share games."""
+MAX_STARTS = 6
+"""Members measured against the mixture each round (candidate starts of the search)."""
+
+
+@dataclass(frozen=True)
+class HardenPlan:
+    """A validated hardening: game, players, starting pool, budget and the size of each step of a round."""
+
+    game: str
+    n_players: int
+    pool: tuple[str, ...]
+    budget: int
+    min_effect: str
+    seed: int
+    search_games: int
+    block: int
+    popsize: int | None
+    final_games: int
+    meta_games: int
+    probe_playouts: int
+    probe_games: int
+    member_games: int
+
+    @property
+    def fair(self) -> float:
+        return 1.0 / self.n_players
+
+    @property
+    def threshold(self) -> float:
+        """--min-effect in points of win rate."""
+        return parse_min_effect(self.min_effect).points(self.fair)
+
+    def measure_cost(self) -> int:
+        """Games one round's measurement costs at most: the members, the search and its fresh A/B (two arms)."""
+        return MAX_STARTS * self.member_games + self.search_games + 2 * self.final_games
+
+    def first_cost(self) -> int:
+        """Games the smallest run costs: the pool's empirical game, one measurement and the probe."""
+        return self.meta_games + self.measure_cost() + self.probe_games
+
+    def seed_of(self, round_: int, step: int) -> int:
+        return self.seed + SEED_STRIDE * round_ + step
+
+    def config(self) -> dict[str, Any]:
+        return {"kind": "harden", "game": self.game, "n_players": self.n_players, "pool": list(self.pool),
+                "budget": self.budget, "min_effect": self.min_effect, "threshold_pts": self.threshold,
+                "seed": self.seed, "search_games": self.search_games, "block": self.block, "popsize": self.popsize,
+                "final_games": self.final_games, "meta_games": self.meta_games,
+                "probe_playouts": self.probe_playouts, "probe_games": self.probe_games,
+                "member_games": self.member_games}
+
+
+def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, min_effect: str = "3", seed: int = 0,
+                search_games: int = 114_000, block: int = 500, popsize: int | None = None,
+                final_games: int = 10_000, meta_games: int = 10_000, probe_playouts: int = 4,
+                probe_games: int = 200, member_games: int = 5_000) -> HardenPlan:
+    """Check every choice before anything runs (one line naming the problem and the fix otherwise)."""
+    names = known_strategies(game, players, pool, "--pool", "balanced,commuter")
+    registry = get_game(game).strategies
+    if len(set(names)) < len(names):
+        raise PlaytestError(f"--pool lists a strategy twice ({', '.join(pool)}); list each once")
+    for name in names:
+        if registry.get(name).kind == "rollout":
+            raise PlaytestError(f"--pool {name} is a rollout; a population holds random or weights strategies "
+                                "(the rollout player is the second probe)")
+    if not 0 <= seed < 2**62:
+        raise PlaytestError(f"--seed must be an integer from 0 to 2**62-1, not {seed}")
+    for flag, value in (("--search-games", search_games), ("--final-games", final_games),
+                        ("--meta-games", meta_games), ("--probe-games", probe_games),
+                        ("--probe-playouts", probe_playouts), ("--block", block), ("--member-games", member_games)):
+        if value < 1:
+            raise PlaytestError(f"{flag} must be at least 1, not {value}")
+    parse_min_effect(min_effect)
+    plan = HardenPlan(game, players, tuple(names), budget, min_effect, seed, search_games, block, popsize,
+                      final_games, meta_games, probe_playouts, probe_games, member_games)
+    if budget < plan.first_cost():
+        raise PlaytestError(
+            f"--budget {budget:,} games is too small for one round: the pool's empirical game ({meta_games:,}), one "
+            f"measurement (up to {MAX_STARTS} x {member_games:,} member games, {search_games:,} search + 2 x "
+            f"{final_games:,} measuring games) and the rollout probe ({probe_games:,}) need {plan.first_cost():,}; "
+            "raise --budget or lower --search-games, --final-games, --meta-games, --member-games or --probe-games")
+    _best_response(plan, Population(plan.pool, (1.0 / len(names),) * len(names)), 1, names[0])  # the search's checks
+    return plan
+
+
+def _best_response(plan: HardenPlan, population: Population, round_: int, start: str):
+    """The CMA-ES search of round ``round_`` against ``population`` from ``start`` (a TunePlan; registers its
+    names); a start that is not a weights strategy starts from zero weights."""
+    if get_game(plan.game).strategies.get(start).kind != "weights":
+        start = "random"
+    try:
+        return plan_tune(plan.game, plan.n_players, population.members, plan.search_games, start=start,
+                         name=f"br{round_}", block=plan.block, popsize=plan.popsize, seed=plan.seed_of(round_, 1),
+                         final_games=plan.final_games, mixture=population.weights)
+    except PlaytestError as exc:
+        raise PlaytestError(f"best-response search: {exc}".replace("--budget", "--search-games")) from None
+
+
+def _finding_record(f: Finding) -> dict[str, float]:
+    return {"points": round(f.estimate, 3), "lo": round(f.lo, 3), "hi": round(f.hi, 3), "se": round(f.se, 3)}
+
+
+class _Run:
+    """One hardening in progress: its directory, the games spent, the empirical games so far, the history."""
+
+    def __init__(self, plan: HardenPlan, root: Path, jobs: int, progress: bool):
+        self.plan, self.root, self.jobs, self.progress = plan, root, jobs, progress
+        self.spent = 0
+        self.meta_dirs: list[Path] = []
+        self.history: list[dict[str, Any]] = []
+
+    def empirical_game(self, members: Sequence[str], round_: int) -> tuple[Population, dict[str, Any]]:
+        """Play the members' empirical game for this round and solve every round's games for the mixture."""
+        p = self.plan
+        uniform = Population(tuple(members), (1.0 / len(members),) * len(members))
+        out = self.root / f"round-{round_:02d}" / "meta"
+        run_study(p.game, p.n_players, p.meta_games, uniform.lineup(), seed=p.seed_of(round_, 3), jobs=self.jobs,
+                  out=out, progress=self.progress, mixture=uniform.mixture())
+        self.meta_dirs.append(out)
+        self.spent += p.meta_games
+        weights, info = solve_runs(self.meta_dirs, members)
+        return Population(tuple(members), tuple(weights)), info
+
+    def member_gains(self, population: Population, round_: int) -> dict[str, Finding]:
+        """Each support member and the newest member (the heaviest MAX_STARTS) in one seat against the mixture."""
+        p = self.plan
+        registry = get_game(p.game).strategies
+        order = sorted(range(len(population.members)), key=lambda i: -population.weights[i])
+        chosen = [population.members[-1], *(population.members[i] for i in order if population.weights[i] > 0)]
+        gains = {}
+        for member in list(dict.fromkeys(chosen))[:MAX_STARTS]:
+            copy = registry.register(replace(registry.get(member), name=f"{member}@r{round_}",
+                                             description=f"{member}, measured against the round {round_} mixture"))
+            out = self.root / f"round-{round_:02d}" / "members" / member
+            run_study(p.game, p.n_players, p.member_games, population.lineup(copy.name), seed=p.seed_of(round_, 4),
+                      jobs=self.jobs, out=out, progress=self.progress, mixture=population.mixture(copy.name))
+            self.spent += p.member_games
+            gains[member] = gain(out, copy.name, p.threshold)
+        return gains
+
+    def measure(self, population: Population, round_: int) -> tuple[str, Finding, Finding, dict[str, Any]]:
+        """Measure the members against ``population``, tune round ``round_``'s best response from the best of
+        them and measure it on fresh seeds; (its name, its gain, the best member's gain, the record)."""
+        p = self.plan
+        members = self.member_gains(population, round_)
+        best = max(members, key=lambda m: members[m].estimate)
+        plan = _best_response(p, population, round_, best)
+        root = tune(plan, self.root / f"round-{round_:02d}" / "best-response", jobs=self.jobs, progress=self.progress)
+        self.spent += plan.generations * plan.popsize * plan.block + 2 * plan.final_games
+        record = json.loads((root / "tune.json").read_text())
+        found = gain(root / record["arms"][1], plan.name, p.threshold)
+        start = gain(root / record["arms"][0], plan.start_copy, p.threshold)
+        what = {"best_response": plan.name, "start": plan.start, "search_games": plan.generations * plan.popsize *
+                plan.block, "measured_on_games": plan.final_games, "start_gain": _finding_record(start),
+                "best_member": best, "member_gains": {m: _finding_record(f) for m, f in members.items()}}
+        return plan.name, found, members[best], what
+
+    def probe(self, population: Population) -> tuple[str, Finding]:
+        """The rollout player over the mixture's heaviest member, in one seat against the mixture."""
+        p = self.plan
+        name = f"{population.top()}+mc{p.probe_playouts}"
+        out = self.root / "rollout-probe"
+        run_study(p.game, p.n_players, p.probe_games, population.lineup(name), seed=p.seed_of(0, 5), jobs=self.jobs,
+                  out=out, progress=self.progress, mixture=population.mixture(name))
+        self.spent += p.probe_games
+        return name, gain(out, name, p.threshold)
+
+
+def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progress: bool = True) -> Path:
+    """Grow the population round by round (see the module docstring); write population.json and history.json
+    (and history.md) in the output directory, which is returned."""
+    root = Path(out) if out else Path("runs") / f"harden-{plan.game}-{plan.n_players}p-seed{plan.seed}"
+    writable_dir(root)
+    with one_writer(root):
+        run = _Run(plan, root, jobs, progress)
+        t0 = time.perf_counter()
+        population, info = run.empirical_game(plan.pool, 0)
+        run.history.append({"round": 0, "members": list(population.members), "weights": list(population.weights),
+                            "meta_game": info, "games": run.spent, "seconds": round(time.perf_counter() - t0, 1)})
+        measured, stop, round_ = None, "budget", 1
+        while True:
+            t0, before = time.perf_counter(), run.spent
+            name, searched, member, what = run.measure(population, round_)
+            found = searched if searched.estimate >= member.estimate else member
+            what["exploitability_from"] = name if found is searched else f"member {what['best_member']}"
+            measured = (population, found, what)
+            entry = {"round": round_, "members": list(population.members), "weights": list(population.weights),
+                     "exploitability": _finding_record(found), "best_response_gain": _finding_record(searched), **what}
+            next_cost = plan.meta_games + plan.measure_cost()
+            if searched.hi < plan.threshold and member.hi < plan.threshold:
+                stop = "converged"
+            elif run.spent + next_cost + plan.probe_games > plan.budget:
+                stop = "budget"
+            else:
+                population, info = run.empirical_game([*population.members, name], round_)
+                entry.update(added=name, next_members=list(population.members),
+                             next_weights=list(population.weights), meta_game=info)
+            entry.update(games=run.spent - before, seconds=round(time.perf_counter() - t0, 1))
+            run.history.append(entry)
+            _write(plan, root, run, measured, "running" if "added" in entry else stop)  # a checkpoint per round
+            if "added" not in entry:
+                break
+            round_ += 1
+        t0 = time.perf_counter()
+        probe = run.probe(measured[0])
+        _write(plan, root, run, measured, stop, (*probe, time.perf_counter() - t0))
+    return root
+
+
+def _write(plan: HardenPlan, root: Path, run: _Run, measured: tuple[Population, Finding, dict[str, Any]], stop: str,
+           probe: tuple[str, Finding, float] | None = None) -> None:
+    """population.json (the last measured population: a file `run --population` accepts), history.json and
+    history.md; before the rollout probe has played (a checkpoint), without it."""
+    population, found, what = measured
+    bound = max(found.hi, probe[1].hi) if probe else found.hi
+    exploitability = {**_finding_record(found), "best_response": what["best_response"],
+                      "probe": (f"CMA-ES best response {what['best_response']}" if what["exploitability_from"] ==
+                                what["best_response"] else f"{what['exploitability_from']} (it gained more than "
+                                                           f"the search from it, {what['best_response']})"),
+                      "measured_on_games": plan.final_games,
+                      "statement": f"no best response we found gains more than {bound:.1f} pts over the fair share "
+                                   "against this mixture (upper end of the 95% interval of "
+                                   f"{'both probes' if probe else 'the tuned best response; rollout probe not yet run'})",
+                      "bound_pts": round(bound, 3)}
+    record: dict[str, Any] = {"exploitability": exploitability}
+    if probe:
+        name, f, seconds = probe
+        record["rollout_probe"] = {
+            **_finding_record(f), "player": name, "games": plan.probe_games,
+            "note": f"flat Monte Carlo ({plan.probe_playouts} playouts per candidate) over the mixture's heaviest "
+                    f"member {name.rsplit('+mc', 1)[0]}: the rollout kind takes one base strategy, not a mixture; in "
+                    "its playouts the other seats play the members actually drawn"}
+    data = population_data(plan.game, plan.n_players, population.members, population.weights, **record)
+    (root / POPULATION_FILE).write_text(json.dumps(data, indent=2))
+    summary = {**plan.config(), "stopped": stop, "games_spent": run.spent, "rounds": run.history,
+               "population_file": POPULATION_FILE, **record,
+               **({"rollout_probe_seconds": round(probe[2], 1)} if probe else {})}
+    (root / HISTORY_FILE).write_text(json.dumps(summary, indent=2))
+    write_history_files(root, summary)
+
+
+def read_history(root: str | Path) -> dict[str, Any]:
+    """The history of a hardening (one line naming the problem otherwise)."""
+    return read_record(root, HISTORY_FILE, "harden")

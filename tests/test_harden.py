@@ -1,0 +1,140 @@
+"""`playtest harden`: the meta-solver on known games, the empirical meta-game, the stopping rule, determinism,
+the population file it writes, and bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.metagame import payoff_table, solve, values_against
+from sim.cli import main
+from sim.harden import read_history
+
+# A tiny hardening of three-player Bus: 2 search generations of 19 candidates x 20 games per round.
+SMALL = ["harden", "bus", "--players", "3", "--pool", "balanced,commuter", "--search-games", "760", "--block", "20",
+         "--final-games", "300", "--meta-games", "300", "--probe-games", "6", "--probe-playouts", "1",
+         "--member-games", "50", "--quiet"]
+ROUND = 6 * 50 + 760 + 2 * 300 + 300
+"""The most one round costs: up to 6 members measured, the search, its two measuring arms, the empirical game."""
+
+
+def _error_line(capsys) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert err[0].startswith("playtest: error: ")
+    return err[0]
+
+
+def test_solver_gives_rock_paper_scissors_the_uniform_mixture_and_drops_a_dominated_strategy():
+    """Win shares of a two-player rock-paper-scissors with a fourth strategy every other beats."""
+    table = np.array([[.5, 0, 1, .9], [1, .5, 0, .9], [0, 1, .5, .9], [.1, .1, .1, .5]])
+    x = solve(table)
+    assert np.allclose(x, [1 / 3, 1 / 3, 1 / 3, 0], atol=0.01)
+    assert np.allclose(values_against(table, x)[:3], 0.5, atol=0.01)
+
+
+def test_solver_finds_the_equilibrium_of_a_biased_rock_paper_scissors():
+    """Rock beats scissors by 2: the symmetric equilibrium of [[0,-1,2],[1,0,-1],[-2,1,0]] is (1/4, 1/2, 1/4)."""
+    gain = np.array([[0, -1, 2], [1, 0, -1], [-2, 1, 0]])
+    assert np.allclose(solve(0.5 + gain / 4), [0.25, 0.5, 0.25], atol=0.03)
+
+
+def test_solver_picks_the_dominant_strategy_of_a_three_player_game():
+    """Three players, two strategies: strategy 0 wins more against every profile of the others."""
+    table = np.empty((2, 2, 2))
+    for a, b, c in np.ndindex(2, 2, 2):
+        table[a, b, c] = (0.45 if a == 0 else 0.25) + 0.05 * (b + c)
+    assert np.allclose(solve(table), [1, 0])
+
+
+def test_payoff_table_is_each_members_mean_against_each_profile_of_the_others():
+    """Games of three members in three seats, win shares known per (member, others): the table recovers them,
+    symmetric in the other seats, with an unplayed profile pulled to the member's mean."""
+    rng = np.random.default_rng(0)
+    games = rng.integers(0, 2, size=(3000, 3))  # members 0 and 1 only: member 2 never plays
+    strength = np.array([2.0, 1.0])
+    share = strength[games] / strength[games].sum(axis=1, keepdims=True)
+    players = pd.DataFrame({"game_index": np.repeat(np.arange(len(games)), 3), "seat": np.tile(np.arange(3), len(games)),
+                            "strategy": np.array(["a", "b"])[games.ravel()], "win_share": share.ravel()})
+    table = payoff_table(players, ["a", "b", "c"])
+    assert table.shape == (3, 3, 3)
+    assert table[0, 1, 1] == pytest.approx(0.5, abs=0.02)  # a against b, b: 2 / (2 + 1 + 1)
+    assert table[1, 0, 1] == pytest.approx(0.25, abs=0.02)
+    assert table[1, 0, 1] == table[1, 1, 0]
+    assert table[0, 0, 2] == pytest.approx(table[0, 2, 0])
+    assert table[2, 0, 0] == pytest.approx(1 / 3)  # no game at all: the fair share
+
+
+@pytest.fixture(scope="module")
+def hardened(tmp_path_factory) -> tuple[Path, Path]:
+    """The same small hardening on 1 and on 2 workers, stopped by its budget after two measured rounds."""
+    root = tmp_path_factory.mktemp("harden")
+    budget = str(300 + 2 * ROUND + 6)
+    for jobs in ("1", "2"):
+        assert main([*SMALL, "--budget", budget, "--min-effect", "0.1", "--jobs", jobs, "--out",
+                     str(root / jobs)]) == 0
+    return root / "1", root / "2"
+
+
+def test_hardening_is_the_same_on_1_and_2_workers(hardened):
+    a, b = ((d / "population.json").read_text() for d in hardened)
+    assert a == b
+    ha, hb = (read_history(d) for d in hardened)
+    assert [r["exploitability"] for r in ha["rounds"][1:]] == [r["exploitability"] for r in hb["rounds"][1:]]
+
+
+def test_budget_stop_writes_the_last_measured_population_and_its_history(hardened, tmp_path, capsys):
+    history = read_history(hardened[0])
+    assert history["stopped"] == "budget"
+    assert [r["round"] for r in history["rounds"]] == [0, 1, 2]
+    assert history["rounds"][1]["added"] == "br1" and "added" not in history["rounds"][2]
+    assert history["games_spent"] <= history["budget"]
+    population = json.loads((hardened[0] / "population.json").read_text())
+    assert [s if isinstance(s, str) else s["name"] for s in population["strategies"]] == \
+        history["rounds"][2]["members"] == ["balanced", "commuter", "br1"]
+    assert sum(population["weights"]) == pytest.approx(1)
+    e = population["exploitability"]
+    assert e["lo"] <= e["points"] <= e["hi"] and "no best response we found gains more than" in e["statement"]
+    assert population["rollout_probe"]["player"].endswith("+mc1")
+    for r in history["rounds"][1:]:
+        assert r["exploitability"]["lo"] <= r["exploitability"]["points"] <= r["exploitability"]["hi"]
+        gains = [r["best_response_gain"]["points"], *(g["points"] for g in r["member_gains"].values())]
+        assert r["exploitability"]["points"] == max(gains)  # the larger of the searched and the members' gains
+        assert r["start"] == r["best_member"] == max(r["member_gains"], key=lambda m: r["member_gains"][m]["points"])
+        assert r["seconds"] >= 0 and r["games"] > 0
+    assert "| round |" in (hardened[0] / "history.md").read_text()
+    assert (hardened[0] / "exploitability.png").stat().st_size > 0
+    out = tmp_path / "run"  # the file `run --population` accepts
+    assert main(["run", "bus", "--players", "3", "--games", "50", "--jobs", "1", "--quiet", "--population",
+                 str(hardened[0] / "population.json"), "--out", str(out)]) == 0
+    assert json.loads((out / "manifest.json").read_text())["population"]["exploitability"] == e
+
+
+def test_stopping_rule_stops_when_the_interval_lies_below_min_effect(tmp_path):
+    """With --min-effect 99 pts neither the searched best response's interval nor the best member's reaches it:
+    one round, stopped as converged, though the budget would pay for more."""
+    out = tmp_path / "h"
+    assert main([*SMALL, "--budget", str(10 * ROUND), "--min-effect", "99", "--jobs", "1", "--out", str(out)]) == 0
+    history = read_history(out)
+    assert history["stopped"] == "converged"
+    assert len(history["rounds"]) == 2 and history["rounds"][1]["exploitability"]["hi"] < 99
+    assert all(g["hi"] < 99 for g in history["rounds"][1]["member_gains"].values())
+    assert history["games_spent"] < 2 * ROUND
+
+
+@pytest.mark.parametrize("extra, needle", [
+    (["--budget", "1000"], "--budget 1,000 games is too small for one round"),
+    (["--budget", "100000", "--pool", "balanced,nosuch"], "unknown strategy 'nosuch'"),
+    (["--budget", "100000", "--pool", "balanced,balanced"], "lists a strategy twice"),
+    (["--budget", "100000", "--pool", "balanced,commuter+mc4"], "is a rollout"),
+    (["--budget", "100000", "--search-games", "100"], "best-response search: --search-games 100 games is too small"),
+])
+def test_bad_harden_input_is_one_line_exit_2_and_writes_nothing(extra, needle, tmp_path, capsys):
+    out = tmp_path / "h"
+    assert main([*SMALL, *extra, "--jobs", "1", "--out", str(out)]) == 2
+    assert needle in _error_line(capsys)
+    assert not out.exists()
