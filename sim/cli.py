@@ -490,8 +490,8 @@ def _cmd_ladder(args: argparse.Namespace) -> None:
     print(f"ladder runs in {root}; report written to {path}")
 
 
-COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "rules": _cmd_rules, "run": _cmd_run, "ab": _cmd_ab, "report": _cmd_report,
-            "replay": _cmd_replay, "bench": _cmd_bench, "sweep": _cmd_sweep, "tune": _cmd_tune,
+COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "rules": _cmd_rules, "run": _cmd_run, "ab": _cmd_ab,
+            "report": _cmd_report, "replay": _cmd_replay, "bench": _cmd_bench, "sweep": _cmd_sweep, "tune": _cmd_tune,
             "ladder": _cmd_ladder, "harden": _cmd_harden}
 
 
