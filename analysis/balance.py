@@ -7,16 +7,15 @@ decide where games are spent. Every claim in the answer comes from the re-measur
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
-import pandas as pd
 
 from analysis import stats
 from analysis.load import Run, load_run
-from analysis.metrics import Z95, headline_metrics, mean_se, parse_metric, study_like
+from analysis.metrics import LENGTH_EFFECT, Z95, headline_metrics, mean_se, parse_metric, study_like
 from analysis.sweep import MetricRows, load_sweep, metric_rows
 from analysis.verdicts import Finding, finding, parse_min_effect
 from sim.balance import FINAL, read_balance
@@ -26,11 +25,11 @@ MEETS = ("negligible", "small")
 
 
 @dataclass(frozen=True)
-class Seats:
-    """Each seat's win rate minus the fair share (pts), as findings against the threshold."""
+class Gaps:
+    """How far a variant is from the objective: findings (estimate minus target) against one threshold."""
 
-    fair: float
     threshold: float
+    unit: str
     findings: list[Finding]
 
     @property
@@ -39,7 +38,7 @@ class Seats:
 
     @property
     def fails(self) -> bool:
-        """Some seat's 95% interval lies wholly beyond ± the threshold."""
+        """Some 95% interval lies wholly beyond ± the threshold."""
         return any(abs(f.estimate) - Z95 * f.se >= self.threshold for f in self.findings)
 
     @property
@@ -48,7 +47,7 @@ class Seats:
 
     @property
     def worst_lo(self) -> float:
-        """The least the worst seat's distance from fair can be (95% intervals)."""
+        """The least the largest gap can be (95% intervals)."""
         return max(max(0.0, abs(f.estimate) - Z95 * f.se) for f in self.findings)
 
     @property
@@ -56,42 +55,75 @@ class Seats:
         return max(abs(f.estimate) + Z95 * f.se for f in self.findings)
 
     def text(self) -> str:
-        return "; ".join(f"{f.what} {f.interval()} {f.label}" for f in self.findings)
+        d = 1 if self.unit == "pts" else 2
+        return "; ".join(f"{f.what} {f.estimate:+.{d}f} {self.unit} [{f.lo:+.{d}f}, {f.hi:+.{d}f}] {f.label}"
+                         for f in self.findings)
 
 
-def seat_effects(players: pd.DataFrame, min_effect: str) -> Seats:
-    """Every seat's win share minus the fair share, with its standard error, labelled against the threshold."""
+def seat_effects(run: Run, min_effect: str) -> Gaps:
+    """Every seat's win share minus the fair share (pts), labelled against the --min-effect threshold."""
+    players = run.players
     fair = stats.expected_share(players)
     threshold = parse_min_effect(min_effect).points(fair)
     out = []
     for seat, rows in players.groupby("seat", observed=True):
         mean, se = mean_se(rows["win_share"].to_numpy(dtype=float), rows["game_index"].to_numpy())
         out.append(finding(stats.seat_label(int(seat)), 100.0 * (mean - fair), 100.0 * se, threshold))
-    return Seats(fair, threshold, out)
+    return Gaps(threshold, "pts", out)
 
 
-def judge_seats(min_effect: str) -> Callable[[dict[str, Path], int], dict[str, dict[str, Any]]]:
-    """The race's judge for ``--objective seats``: a variant fails once a seat is confidently beyond ± the
-    threshold or its worst seat is confidently farther from fair than the best variant's could be; it meets
-    the objective once every seat is within ± the threshold by equivalence."""
-    def judge(dirs: dict[str, Path], n: int) -> dict[str, dict[str, Any]]:
-        seats = {}
-        for name, run_dir in dirs.items():
-            players = load_run(run_dir, games_columns=[], players_columns=[]).players
-            seats[name] = seat_effects(players[players["game_index"] < n], min_effect)
-        best = min(seats, key=lambda k: seats[k].worst_hi)
+def length_gap(run: Run, target: float) -> Gaps:
+    """Mean game length minus the target (rounds), labelled against 5% of the target."""
+    mean, se = mean_se(run.games["rounds"].to_numpy(dtype=float), run.games["game_index"].to_numpy())
+    threshold = LENGTH_EFFECT * target
+    return Gaps(threshold, "rounds", [finding("mean length minus target", mean - target, se, threshold)])
+
+
+def assessor(objective: str, min_effect: str) -> Callable[[Run], Gaps]:
+    """The gaps ``--objective`` measures on a run (seats, or length=TARGET)."""
+    if objective == "seats":
+        return lambda run: seat_effects(run, min_effect)
+    target = float(objective.split("=", 1)[1])
+    return lambda run: length_gap(run, target)
+
+
+def describe(objective: str, gaps: Gaps, fair: float) -> str:
+    """The objective as a sentence."""
+    if objective == "seats":
+        return (f"every seat's win rate within ± {gaps.threshold:g} pts of the fair {100 * fair:.1f}% (equivalence: "
+                "the 90% interval inside)")
+    return (f"mean game length within ± {gaps.threshold:.3g} rounds (5%) of {objective.split('=', 1)[1]} "
+            "(equivalence: the 90% interval inside)")
+
+
+def judge(objective: str, min_effect: str) -> Callable[[dict[str, Path], int], dict[str, dict[str, Any]]]:
+    """The race's judge: a variant fails once a gap is confidently beyond ± the threshold or its largest gap is
+    confidently larger than the best variant's could be; it meets the objective once every gap is within ± the
+    threshold by equivalence. Reads the first ``n`` games of each run."""
+    assess = assessor(objective, min_effect)
+
+    def verdicts(dirs: dict[str, Path], n: int) -> dict[str, dict[str, Any]]:
+        gaps = {name: assess(_first(load_run(run_dir, games_columns=[], players_columns=[]), n))
+                for name, run_dir in dirs.items()}
+        best = min(gaps, key=lambda k: gaps[k].worst_hi)
         out = {}
-        for name, s in seats.items():
-            state, reason = ("meets", "every seat within ± the threshold") if s.meets else ("open", "")
-            if s.fails:
-                f = max(s.findings, key=lambda f: abs(f.estimate))
-                state, reason = "fails", f"{f.what} {f.interval()} beyond ± {s.threshold:g} pts"
-            elif s.worst_lo > seats[best].worst_hi:
-                state, reason = "fails", (f"worst seat at least {s.worst_lo:.1f} pts from fair, {best} at most "
-                                          f"{seats[best].worst_hi:.1f}")
-            out[name] = {"state": state, "reason": reason, "score": s.worst}
+        for name, g in gaps.items():
+            state, reason = ("meets", "within ± the threshold") if g.meets else ("open", "")
+            if g.fails:
+                f = max(g.findings, key=lambda f: abs(f.estimate))
+                state, reason = "fails", f"{f.what} {f.estimate:+.2f} beyond ± {g.threshold:.3g} {g.unit}"
+            elif g.worst_lo > gaps[best].worst_hi:
+                state, reason = "fails", (f"largest gap at least {g.worst_lo:.2f} {g.unit}, {best}'s at most "
+                                          f"{gaps[best].worst_hi:.2f}")
+            out[name] = {"state": state, "reason": reason, "score": g.worst}
         return out
-    return judge
+    return verdicts
+
+
+def _first(run: Run, n: int) -> Run:
+    """The run's first ``n`` games (a resumed search may hold more than the race round judged)."""
+    return replace(run, games=run.games[run.games["game_index"] < n],
+                   players=run.players[run.players["game_index"] < n])
 
 
 def _label(manifest: dict, name: str) -> str:
@@ -114,37 +146,39 @@ def race_note(manifest: dict) -> str:
 
 
 def answer(root: str | Path) -> str:
-    """The search's answer as plain text: objective, race, then each re-measured variant's seat effects and
-    paired differences from the rules as printed (seat win rates, game length, end reasons)."""
+    """The search's answer as plain text: objective, race, then each re-measured variant's gaps and its paired
+    differences from the rules as printed (every seat's win rate, game length, end reasons)."""
     manifest = read_balance(root)
     final = load_sweep(Path(root) / FINAL)
     base = final.runs[final.baseline]
-    min_effect = manifest["min_effect"]
-    seats = [seat_effects(r.players, min_effect) for r in final.runs]
-    s0 = seats[0]
+    objective = manifest["objective"]
+    gaps = [assessor(objective, manifest["min_effect"])(r) for r in final.runs]
+    fair = stats.expected_share(base.players)
+    points = parse_min_effect(manifest["min_effect"]).points(fair)
     grid = manifest["grid"]
-    head = [f"Balance search: {grid['game']} {grid['n_players']}p, objective seats: every seat's win rate within "
-            f"± {s0.threshold:g} pts of the fair {100 * s0.fair:.1f}% (equivalence: the 90% interval inside), pool "
-            f"{', '.join(grid['strategies'])} seated {grid['seating']}.", race_note(manifest),
+    head = [f"Balance search: {grid['game']} {grid['n_players']}p, objective {objective}: "
+            f"{describe(objective, gaps[0], fair)}; pool {', '.join(grid['strategies'])} seated {grid['seating']}.",
+            race_note(manifest),
             f"Re-measured on a fresh seed ({manifest['final_seed']}), {base.n_games:,} games per variant, every "
             "variant on the same games; differences from the rules as printed are paired game by game "
-            "(95% intervals clustered by game, labelled against the threshold; length: 5% of its mean)."]
+            f"(95% intervals clustered by game, labelled against {points:g} pts for rates and 5% of the mean for "
+            "length)."]
     like = study_like(base.game, base.n_players, base.lineup)
-    keys = [f"seat{k + 1}" for k in range(base.n_players)]
-    metrics = [parse_metric(k, like) for k in keys] + [m for m in headline_metrics(final.runs) if m.key != "seat1"]
-    rows = [metric_rows(m, final, s0.threshold) for m in metrics]
-    body = [f"Rules as printed ({final.labels[0]}): {s0.text()}; mean length {_length(base):.2f} rounds."]
+    metrics = [parse_metric(f"seat{k + 1}", like) for k in range(base.n_players)]
+    metrics += [m for m in headline_metrics(final.runs) if m.key != "seat1"]
+    rows = [metric_rows(m, final, points) for m in metrics]
+    body = [f"Rules as printed ({final.labels[0]}): {gaps[0].text()}; mean length {_length(base):.2f} rounds."]
     for i in range(1, len(final.runs)):
-        verdict = "meets the objective" if seats[i].meets else "does not meet the objective"
-        body.append(f"{final.manifest['variants'][i]['name']} ({final.labels[i]}) {verdict}: {seats[i].text()}.")
+        verdict = "meets the objective" if gaps[i].meets else "does not meet the objective"
+        body.append(f"{final.manifest['variants'][i]['name']} ({final.labels[i]}) {verdict}: {gaps[i].text()}.")
         body.append("    minus the rules as printed (paired): " + "; ".join(_paired(r, i) for r in rows) + ".")
-    good = [i for i in range(1, len(final.runs)) if seats[i].meets]
+    good = [i for i in range(1, len(final.runs)) if gaps[i].meets]
     if good:
-        end = "Answer: " + ", ".join(final.labels[i] for i in good) + " meet(s) the objective on fresh seeds."
+        end = "Answer: " + "; ".join(final.labels[i] for i in good) + " meet(s) the objective on fresh seeds."
     else:
-        closest = min(range(1, len(final.runs)), key=lambda i: seats[i].worst)
+        closest = min(range(1, len(final.runs)), key=lambda i: gaps[i].worst)
         end = (f"Answer: nothing in the grid meets the objective on fresh seeds; the closest is {final.labels[closest]} "
-               f"(worst seat {seats[closest].worst:.1f} pts from fair).")
+               f"(largest gap {gaps[closest].worst:.2f} {gaps[closest].unit}).")
     return "\n".join([*head, *body, end])
 
 

@@ -19,9 +19,9 @@ from typing import Any, Callable, Sequence
 from sim.core.errors import PlaytestError, writable_dir
 from sim.core.fields import SWEEP_POINTS
 from sim.core.rules import field_specs
-from sim.runner import execute, games_held, one_writer
+from sim.runner import LOCK, WRITER, execute, games_held, one_writer
 from sim.study import Study
-from sim.sweep import Sweep, Variant, plan_sweep, run_sweep
+from sim.sweep import Sweep, Variant, plan_sweep, read_matching, run_sweep, save_json
 
 BALANCE_MANIFEST = "balance.json"
 RACE, FINAL = "race", "final"
@@ -29,7 +29,7 @@ FINALISTS = 3
 """Variants re-measured on fresh seeds (besides the rules as printed)."""
 FIRST_GAMES = 250
 """Games every variant plays in the race's first round (also the part size: the race grows by whole parts)."""
-OBJECTIVES = ("seats",)
+OBJECTIVES = ("seats", "length=TARGET")
 
 Judge = Callable[[dict[str, Path], int], dict[str, dict[str, Any]]]
 """(variant name -> run directory, games to read: the first n)  =>  variant name -> {"state": "meets" | "fails" | "open", "reason": str,
@@ -92,10 +92,20 @@ def _parse(spec: Any, text: str) -> Any:
         raise PlaytestError(str(exc).replace("--set ", "--vary ", 1)) from None
 
 
+def check_objective(objective: str) -> None:
+    """``seats`` or ``length=TARGET`` (mean rounds, a positive number); one line otherwise."""
+    kind, sep, target = objective.partition("=")
+    try:
+        ok = objective == "seats" or (kind == "length" and sep and 0 < float(target) < float("inf"))
+    except ValueError:
+        ok = False
+    if not ok:
+        raise PlaytestError(f"--objective {objective}: use one of {', '.join(OBJECTIVES)} (e.g. length=12)")
+
+
 def plan_balance(base: Study, vary: Sequence[str], objective: str, budget: int, min_effect: str) -> Balance:
     """Validate the grid and objective (nothing is written); the rules as printed join the grid as its baseline."""
-    if objective not in OBJECTIVES:
-        raise PlaytestError(f"--objective {objective}: not supported yet; use one of {', '.join(OBJECTIVES)}")
+    check_objective(objective)
     if not vary:
         raise PlaytestError("balance needs at least one --vary FIELD[=lo..hi|v1,v2,...]: nothing to search")
     if any(v.startswith("weights.") for v in vary):
@@ -118,26 +128,18 @@ def _text(value: Any) -> str:
 
 
 def _open(root: Path, balance: Balance) -> dict[str, Any]:
-    path = root / BALANCE_MANIFEST
+    """The search's manifest to resume (its race history is rebuilt as the race replays), or a new one."""
     config = balance.config()
-    if not path.is_file():
-        if any(root.iterdir()):
+    manifest = read_matching(root / BALANCE_MANIFEST, config, "balance search")
+    if manifest is None:
+        if any(p.name not in (LOCK, WRITER) for p in root.iterdir()):
             raise PlaytestError(f"{root} is not empty and holds no balance search; pass another --out")
         return {**config, "race": [], "complete": False}
-    try:
-        manifest = json.loads(path.read_text())
-    except json.JSONDecodeError:
-        raise PlaytestError(f"{path} is not valid JSON; delete that directory or pass another --out") from None
-    for key, value in config.items():
-        if manifest.get(key) != value:
-            raise PlaytestError(f"{root} holds a different balance search ({key} differs); pass another --out")
     return {**manifest, "race": []}
 
 
 def _save(root: Path, manifest: dict[str, Any]) -> None:
-    tmp = root / (BALANCE_MANIFEST + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2))
-    tmp.replace(root / BALANCE_MANIFEST)
+    save_json(root / BALANCE_MANIFEST, manifest)
 
 
 def run_balance(balance: Balance, judge: Judge, out: str | Path | None = None, **kw: Any) -> Path:
@@ -187,10 +189,10 @@ def _race(balance: Balance, root: Path, judge: Judge, race_budget: int, manifest
             held[v.name] = n
         spent += cost
         judged = judge({v.name: root / RACE / v.dir_name for v in alive.values()}, n)
-        verdicts.update(judged)
-        dropped = {k: j["reason"] for k, j in judged.items() if j["state"] == "fails"}
+        verdicts.update({v.name: judged[v.name] for v in open_})  # a variant that met the objective keeps it
+        dropped = {v.name: judged[v.name]["reason"] for v in open_ if judged[v.name]["state"] == "fails"}
         manifest["race"].append({"games": n, "played": cost, "open": [v.name for v in open_], "dropped": dropped,
-                                 "meets": [k for k, j in judged.items() if j["state"] == "meets"]})
+                                 "meets": [v.name for v in open_ if judged[v.name]["state"] == "meets"]})
         manifest["race_games"] = spent
         manifest["race_resolution"] = n
         _save(root, manifest)

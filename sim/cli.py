@@ -176,7 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
                                        "numbers), then re-measure the finalists on fresh seeds")
     _add_study_args(p)
     p.add_argument("--objective", default="seats", help="seats: every seat's win rate within --min-effect of the "
-                                                          "fair share (default)")
+                                                          "fair share (default); length=TARGET: mean rounds within 5%% "
+                                                          "of TARGET")
     p.add_argument("--vary", action="append", default=[], metavar="FIELD[=lo..hi|v1,v2,...]",
                    help="a rules field to search: a range, a list, or alone for its declared bounds (repeatable)")
     p.add_argument("--budget", type=_at_least(1), required=True, help="games the search may play in all")
@@ -325,7 +326,7 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
 
 
 def _cmd_balance(args: argparse.Namespace) -> None:
-    from analysis.balance import judge_seats, write_answer
+    from analysis.balance import judge, write_answer
     from sim.balance import FIRST_GAMES, plan_balance, run_balance
     from sim.study import plan_study
 
@@ -333,7 +334,7 @@ def _cmd_balance(args: argparse.Namespace) -> None:
     base = plan_study(args.game, args.players, args.budget, args.strategies, args.rotate, args.seed, args.overrides,
                       FIRST_GAMES, args.seating)
     balance = plan_balance(base, args.vary, args.objective, args.budget, args.min_effect)
-    root = run_balance(balance, judge_seats(args.min_effect), args.out, jobs=args.jobs, progress=not args.quiet)
+    root = run_balance(balance, judge(args.objective, args.min_effect), args.out, jobs=args.jobs, progress=not args.quiet)
     path, text = write_answer(root)
     print(text)
     print(f"answer written to {path}; every variant's run is under {root}")
