@@ -111,7 +111,8 @@ def judge(objective: str, min_effect: str) -> Callable[[dict[str, Path], int], d
             state, reason = ("meets", "within ± the threshold") if g.meets else ("open", "")
             if g.fails:
                 f = max(g.findings, key=lambda f: abs(f.estimate))
-                state, reason = "fails", f"{f.what} {f.estimate:+.2f} beyond ± {g.threshold:.3g} {g.unit}"
+                state, reason = "fails", (f"{f.what} {f.estimate:+.1f} {g.unit} [{f.lo:+.1f}, {f.hi:+.1f}] beyond "
+                                          f"± {g.threshold:.3g}")
             elif g.worst_lo > gaps[best].worst_hi:
                 state, reason = "fails", (f"largest gap at least {g.worst_lo:.2f} {g.unit}, {best}'s at most "
                                           f"{gaps[best].worst_hi:.2f}")

@@ -26,7 +26,8 @@ from sim.sweep import Sweep, Variant, plan_sweep, read_matching, run_sweep, save
 BALANCE_MANIFEST = "balance.json"
 RACE, FINAL = "race", "final"
 FINALISTS = 3
-"""Variants re-measured on fresh seeds (besides the rules as printed)."""
+"""Most variants re-measured on fresh seeds (besides the rules as printed) with the half of the budget the race
+leaves."""
 FIRST_GAMES = 250
 """Games every variant plays in the race's first round (also the part size: the race grows by whole parts)."""
 OBJECTIVES = ("seats", "length=TARGET")
@@ -151,9 +152,9 @@ def run_balance(balance: Balance, judge: Judge, out: str | Path | None = None, *
         manifest = _open(root, balance)
         _save(root, manifest)
         sweep = balance.sweep
-        final_games = _whole(balance.budget // 2 // (FINALISTS + 1))
-        verdicts = _race(balance, root, judge, balance.budget - final_games * (FINALISTS + 1), manifest, kw)
+        verdicts = _race(balance, root, judge, balance.budget // 2, manifest, kw)
         finalists = _finalists(verdicts, sweep)
+        final_games = _whole((balance.budget - manifest["race_games"]) // (len(finalists) + 1))
         manifest["finalists"] = [v.name for v in finalists]
         _save(root, manifest)
         fresh = replace(sweep.base, seed=sweep.base.seed + 1, n_games=final_games)
@@ -204,14 +205,14 @@ def _race(balance: Balance, root: Path, judge: Judge, race_budget: int, manifest
 
 
 def _finalists(verdicts: dict[str, dict[str, Any]], sweep: Sweep) -> list[Variant]:
-    """Up to FINALISTS variants other than the rules as printed: those still in the race (meeting the objective
-    first), else the closest of all, by the judge's score."""
+    """Up to FINALISTS of the variants still in the race other than the rules as printed (those meeting the
+    objective first, then by the judge's score); if none is left, the closest of all."""
     base = sweep.variants[sweep.baseline].name
-    rank = {"meets": 0, "open": 1, "fails": 2}
-    order = sorted((k for k in verdicts if k != base),
-                   key=lambda k: (not verdicts[k]["alive"], rank[verdicts[k]["state"]], verdicts[k]["score"]))
+    others = sorted((k for k in verdicts if k != base),
+                    key=lambda k: (verdicts[k]["state"] != "meets", verdicts[k]["score"]))
+    alive = [k for k in others if verdicts[k]["alive"]]
     by_name = {v.name: v for v in sweep.variants}
-    return [by_name[k] for k in order[:FINALISTS]]
+    return [by_name[k] for k in (alive[:FINALISTS] or others[:1])]
 
 
 def read_balance(root: str | Path) -> dict[str, Any]:

@@ -101,3 +101,17 @@ def test_resume_plays_nothing_more_and_a_different_search_is_refused(race, capsy
     capsys.readouterr()
     assert main([*ST, "--vary", "seat2_gold=0,2,10", "--budget", "3000", "--out", str(race)]) == 2
     assert "different balance search" in _error_line(capsys)
+
+
+def test_length_objective_judges_the_mean_against_the_target(race, capsys):
+    """--objective length=TARGET: within 5% of the target by equivalence, or confidently beyond it."""
+    from analysis.balance import assessor
+    from analysis.load import load_run
+
+    run = load_run(race / "race" / json.loads((race / "balance.json").read_text())["grid"]["variants"][0]["dir"])
+    mean = float(run.games["rounds"].mean())
+    assert assessor(f"length={mean}", "2")(run).meets
+    far = assessor(f"length={1.5 * mean}", "2")(run)
+    assert far.fails and not far.meets
+    assert main([*ST, "--vary", "seat2_gold=0,1", "--objective", "length=soon", "--budget", "3000"]) == 2
+    assert "length=TARGET" in _error_line(capsys)
