@@ -133,16 +133,20 @@ def _label(manifest: dict, name: str) -> str:
 
 
 def race_note(manifest: dict) -> str:
-    """What the race played, and what the full grid would have cost at the same resolution."""
+    """What the race played, and what the full grid would have cost at the race's resolution and at the
+    re-measure's."""
     n_var = len(manifest["grid"]["variants"])
     resolution = int(manifest["race_resolution"])
     spent = int(manifest["race_games"])
     full = n_var * resolution
+    searched = spent + int(manifest["final_games"]) * (len(manifest["finalists"]) + 1)
+    everything = n_var * int(manifest["final_games"])
     dropped = [f"{_label(manifest, k)} after {r['games']:,} games: {why}" for r in manifest["race"]
                for k, why in r["dropped"].items()]
     return (f"Race: {len(manifest['race'])} round(s) over {n_var} variants, {spent:,} games, up to {resolution:,} "
             f"games per variant; the full grid at that resolution would take {full:,} games (racing saved "
-            f"{full - spent:,}, {100 * (full - spent) / full:.0f}%). Dropped: "
+            f"{full - spent:,}). The whole search played {searched:,} games; every variant at the re-measure's "
+            f"{int(manifest['final_games']):,} games would take {everything:,}. Dropped: "
             + ("; ".join(dropped) if dropped else "none") + ".")
 
 
