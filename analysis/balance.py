@@ -162,7 +162,8 @@ def answer(root: str | Path) -> str:
     points = parse_min_effect(manifest["min_effect"]).points(fair)
     grid = manifest["grid"]
     head = [f"Balance search: {grid['game']} {grid['n_players']}p, objective {objective}: "
-            f"{describe(objective, gaps[0], fair)}; pool {', '.join(grid['strategies'])} seated {grid['seating']}.",
+            f"{describe(objective, gaps[0], fair)}; pool {', '.join(grid['strategies'])} seated {grid['seating']}; the "
+            f"rules as printed: {', '.join(grid['overrides']) or 'the rulebook defaults'}.",
             race_note(manifest),
             f"Re-measured on a fresh seed ({manifest['final_seed']}), {base.n_games:,} games per variant, every "
             "variant on the same games; differences from the rules as printed are paired game by game "

@@ -172,7 +172,8 @@ def _whole(n: int) -> int:
 
 def _race(balance: Balance, root: Path, judge: Judge, race_budget: int, manifest: dict[str, Any],
           kw: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Successive rounds at FIRST_GAMES, then doubling: play the open variants, judge, drop what fails."""
+    """Successive rounds at FIRST_GAMES, then doubling: play the open variants, judge, drop what fails; stop when
+    nothing is open, the race budget is spent or no more variants are left than the re-measure takes."""
     sweep = balance.sweep
     alive = {v.name: v for v in sweep.variants}
     verdicts: dict[str, dict[str, Any]] = {}
@@ -181,8 +182,9 @@ def _race(balance: Balance, root: Path, judge: Judge, race_budget: int, manifest
     while True:
         open_ = [v for v in alive.values() if verdicts.get(v.name, {}).get("state", "open") == "open"]
         cost = sum(n - held[v.name] for v in open_)
-        if not open_ or (spent and spent + cost > race_budget):
-            break
+        contenders = sum(k != sweep.variants[sweep.baseline].name for k in alive)
+        if not open_ or (spent and (spent + cost > race_budget or contenders <= FINALISTS)):
+            break  # every survivor is re-measured anyway: the rest of the budget goes to fresh seeds
         for v in open_:
             run_dir = root / RACE / v.dir_name
             if games_held(run_dir, sweep.study(v, n)) < n:  # a resumed search may hold more: judged on the first n
