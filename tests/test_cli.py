@@ -59,6 +59,7 @@ TUNE = ["tune", "bus", "--players", "4", "--against", "random", "--budget", "100
 FILE = "/etc/hostname"
 """An existing file: not a directory, so not a usable --out."""
 
+BALANCE = ["balance", "bus", "--players", "4", "--vary", "seat2_points=0,1", "--budget", "5000"]
 BAD_FLAGS = [
     # flag, argv, what the one error line must say
     ("game", ["run", "chess", "--players", "4", "--games", "10"], "unknown game 'chess'"),
@@ -121,6 +122,9 @@ BAD_FLAGS = [
     ("--popsize", TUNE + ["--popsize", "1"], "argument --popsize: must be at least 2"),
     ("--sigma", TUNE + ["--sigma", "-1"], "argument --sigma: must be a positive number"),
     ("--final-games", TUNE + ["--final-games", "0"], "argument --final-games: must be at least 1"),
+    ("--objective", BALANCE + ["--objective", "fun"], "--objective fun: use one of seats, length=TARGET"),
+    ("--vary", BALANCE + ["--vary", "seat3_points=0..11"], "--vary seat3_points=11 is outside 0..10"),
+    ("--budget", BALANCE[:-1] + ["10"], "--budget 10 is too small"),
 ]
 
 
