@@ -1,5 +1,5 @@
-"""The `playtest` command: games | strategies | rules | run | ab | sweep | tune | harden | ladder | report | replay |
-bench.
+"""The `playtest` command: games | strategies | rules | run | ab | sweep | balance | tune | harden | ladder | report |
+replay | bench.
 
 Bad input ends in one line on stderr naming the problem and the fix, with exit code 2.
 """
@@ -206,6 +206,20 @@ def build_parser() -> argparse.ArgumentParser:
     _add_until_args(p)
     _add_sweep_args(p)
 
+    p = sub.add_parser("balance", help="search rules variants toward a balance target (racing on common random "
+                                       "numbers), then re-measure the finalists on fresh seeds")
+    _add_study_args(p)
+    p.add_argument("--objective", default="seats", help="seats: every seat's win rate within --min-effect of the "
+                                                          "fair share (default); length=TARGET: mean rounds within 5%% "
+                                                          "of TARGET")
+    p.add_argument("--vary", action="append", default=[], metavar="FIELD[=lo..hi|v1,v2,...]",
+                   help="a rules field to search: a range, a list, or alone for its declared bounds (repeatable)")
+    p.add_argument("--budget", type=_at_least(1), required=True, help="games the search may play in all")
+    p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
+    p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes (default: all cores)")
+    p.add_argument("--out", help="search directory (default runs/<balance-id>); re-run the same command to resume")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
     p = sub.add_parser("tune", help="search for a dominant strategy: CMA-ES over one seat's weights against a field")
     _add_tune_args(p)
 
@@ -367,6 +381,21 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
     print(f"report written to {path}")
 
 
+def _cmd_balance(args: argparse.Namespace) -> None:
+    from analysis.balance import judge, write_answer
+    from sim.balance import FIRST_GAMES, plan_balance, run_balance
+    from sim.study import plan_study
+
+    _register_file(args.game, args.strategy_file)
+    base = plan_study(args.game, args.players, args.budget, args.strategies, args.rotate, args.seed, args.overrides,
+                      FIRST_GAMES, args.seating)
+    balance = plan_balance(base, args.vary, args.objective, args.budget, args.min_effect)
+    root = run_balance(balance, judge(args.objective, args.min_effect), args.out, jobs=args.jobs, progress=not args.quiet)
+    path, text = write_answer(root)
+    print(text)
+    print(f"answer written to {path}; every variant's run is under {root}")
+
+
 def _cmd_tune(args: argparse.Namespace) -> None:
     from analysis.tune import write_tune_report
     from sim.tune import plan_tune, tune
@@ -492,7 +521,7 @@ def _cmd_ladder(args: argparse.Namespace) -> None:
 
 COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "rules": _cmd_rules, "run": _cmd_run, "ab": _cmd_ab,
             "report": _cmd_report, "replay": _cmd_replay, "bench": _cmd_bench, "sweep": _cmd_sweep, "tune": _cmd_tune,
-            "ladder": _cmd_ladder, "harden": _cmd_harden}
+            "balance": _cmd_balance, "ladder": _cmd_ladder, "harden": _cmd_harden}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

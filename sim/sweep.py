@@ -223,26 +223,40 @@ def playing(registry: StrategyRegistry, strategies: Sequence[Strategy]) -> Itera
 
 def _open_sweep(root: Path, sweep: Sweep) -> dict[str, Any]:
     """The sweep manifest to resume, or a new one; refuse a directory holding another sweep or a run."""
-    path = root / SWEEP_MANIFEST
     config = sweep.config()
-    if not path.is_file():
+    manifest = read_matching(root / SWEEP_MANIFEST, config, "sweep")
+    if manifest is None:
         if (root / "manifest.json").is_file():
             raise PlaytestError(f"{root} holds a run, not a sweep; pass another --out")
         return {**config, "n_games": 0, "complete": False}
+    return manifest
+
+
+def read_matching(path: Path, config: dict[str, Any], what: str) -> dict[str, Any] | None:
+    """The JSON manifest at ``path`` to resume (None if there is none); one line if it is not valid JSON or
+    holds another ``what`` (a key of ``config`` differs)."""
+    if not path.is_file():
+        return None
     try:
         manifest = json.loads(path.read_text())
     except json.JSONDecodeError:
         raise PlaytestError(f"{path} is not valid JSON; delete that directory or pass another --out") from None
     for key, value in config.items():
         if manifest.get(key) != value:
-            raise PlaytestError(f"{root} holds a different sweep ({key} differs); pass another --out or delete it")
+            raise PlaytestError(f"{path.parent} holds a different {what} ({key} differs); pass another --out or "
+                                "delete it")
     return manifest
 
 
-def _save(root: Path, manifest: dict[str, Any]) -> None:
-    tmp = root / (SWEEP_MANIFEST + ".tmp")
+def save_json(path: Path, manifest: dict[str, Any]) -> None:
+    """Write a manifest atomically (a reader never sees half of it)."""
+    tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(manifest, indent=2))
-    tmp.replace(root / SWEEP_MANIFEST)
+    tmp.replace(path)
+
+
+def _save(root: Path, manifest: dict[str, Any]) -> None:
+    save_json(root / SWEEP_MANIFEST, manifest)
 
 
 def run_sweep(sweep: Sweep, out: str | Path | None = None, *,

@@ -60,6 +60,7 @@ HARDEN = ["harden", "bus", "--players", "4", "--pool", "balanced,commuter", "--b
 FILE = "/etc/hostname"
 """An existing file: not a directory, so not a usable --out."""
 
+BALANCE = ["balance", "bus", "--players", "4", "--vary", "seat2_points=0,1", "--budget", "5000"]
 BAD_FLAGS = [
     # flag, argv, what the one error line must say
     ("game", ["run", "chess", "--players", "4", "--games", "10"], "unknown game 'chess'"),
@@ -136,6 +137,9 @@ BAD_FLAGS = [
     ("--probe-playouts", HARDEN + ["--probe-playouts", "0"], "argument --probe-playouts: must be at least 1"),
     ("--probe-games", HARDEN + ["--probe-games", "-5"], "argument --probe-games: must be at least 1"),
     ("--member-games", HARDEN + ["--member-games", "0"], "argument --member-games: must be at least 1"),
+    ("--objective", BALANCE + ["--objective", "fun"], "--objective fun: use one of seats, length=TARGET"),
+    ("--vary", BALANCE + ["--vary", "seat3_points=0..11"], "--vary seat3_points=11 is outside 0..10"),
+    ("--budget", BALANCE[:-1] + ["10"], "--budget 10 is too small"),
 ]
 
 

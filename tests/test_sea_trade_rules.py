@@ -431,12 +431,13 @@ def test_round_cap_timeout_ST_END_2():
 
 # ----------------------------------------------------------------------------------------------- rules fields
 def test_rules_overrides_and_validation():
-    """--set win_gold=30 works; impossible values raise PlaytestError naming the field."""
+    """--set win_gold=30 works; impossible values raise PlaytestError naming the field, through the one validation
+    route (declared bounds on --set, cross-field checks such as win_gold above start_gold in SPEC.validate)."""
     r = apply_overrides(Rules(), ["win_gold=30", "islands=12"], "sea_trade")
     assert r.win_gold == 30 and r.islands == 12
     for bad in (["win_gold=5"], ["markets=5"], ["islands=60"], ["market_spacing=5"], ["hold_size=0"]):
         with pytest.raises(PlaytestError):
-            apply_overrides(Rules(), bad, "sea_trade")
+            SPEC.validate(apply_overrides(Rules(), bad, "sea_trade"), 4)
 
 
 def test_distances_follow_obstacles():

@@ -64,7 +64,9 @@ def opponents_at(s: State, p: int, x: int) -> int:
 
 @njit(cache=True)
 def score_of(s: State, p: int) -> int:
-    return s.pl[p, PL.points] - s.pl[p, PL.gems]
+    """Points minus gems (BUS-SCORE-2) plus the seat's starting points (BUS-SEAT-1, 0 in the rulebook)."""
+    start = s.rules[R.seat2_points + p - 1] if p > 0 else 0
+    return s.pl[p, PL.points] - s.pl[p, PL.gems] + start
 
 
 @njit(cache=True)

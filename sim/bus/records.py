@@ -50,7 +50,7 @@ _GAME = [
       for a in ACT_KEYS for k in range(6, 8)],
 ]
 _PLAYER = [
-    ("score", "final score = points - gems (BUS-SCORE-2)"),
+    ("score", "final score = points - gems (BUS-SCORE-2) + the seat's starting points (BUS-SEAT-1)"),
     ("rank", "1 = best; shared for exact ties (BUS-SCORE-4)"),
     ("won", "1 for each player sharing first place"),
     ("points", "passengers delivered (score track, BUS-SCORE-1)"),

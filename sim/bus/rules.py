@@ -12,6 +12,8 @@ from sim.core.rules import RulesFields, kernel_namespace
 MAX_SLOTS = 8
 """Upper bound of ``slots_per_action`` (the state's slot arrays and the record columns hold letters a..h)."""
 MAX_SEATS = 5
+SEAT_POINTS_MAX = 10
+"""Most starting points a seat may get (BUS-SEAT-1: seat compensation, not in the rulebook)."""
 
 
 def short_seats(text: str) -> tuple[int, ...]:
@@ -67,6 +69,10 @@ class Rules(RulesFields):
     exception1_per_end: bool = field(True, rule="BUS-AMB-5", doc="exception 1 applies per line end (False: only "
                                                                  "when no end has a free street)")
     board: str = field("", rule="BUS-AMB-2", doc='the map ("" = the packaged board.json, else a path)')
+    seat2_points: int = field(0, ge=0, le=SEAT_POINTS_MAX, rule="BUS-SEAT-1", doc="starting points for seat 2")
+    seat3_points: int = field(0, ge=0, le=SEAT_POINTS_MAX, rule="BUS-SEAT-1", doc="starting points for seat 3")
+    seat4_points: int = field(0, ge=0, le=SEAT_POINTS_MAX, rule="BUS-SEAT-1", doc="starting points for seat 4")
+    seat5_points: int = field(0, ge=0, le=SEAT_POINTS_MAX, rule="BUS-SEAT-1", doc="starting points for seat 5")
 
     def gems(self, n_players: int) -> int:
         """Gems on the clock at setup (BUS-SETUP-3)."""

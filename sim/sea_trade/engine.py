@@ -832,6 +832,8 @@ def setup_game(st: State, data) -> None:
     hold[:, :] = 0
     for s in range(st.meta[M.n_players]):
         gold[s] = rules[R.start_gold]  # ST-SETUP-9
+        if s > 0:
+            gold[s] += rules[R.seat2_gold + s - 1]  # ST-SEAT-1: seat compensation (0 in the rulebook)
         players[s, PC.gold_r10] = -1
         players[s, PC.gold_r20] = -1
         for _ in range(rules[R.hand_start]):

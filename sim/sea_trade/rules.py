@@ -9,6 +9,8 @@ from sim.core.rules import RulesFields, kernel_namespace, require
 
 N_COMMODITIES = 6
 N_WIND_DIRECTIONS = 8
+SEAT_GOLD_MAX = 10
+"""Most extra starting gold a seat may get (ST-SEAT-1: seat compensation, not in the rulebook)."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,15 @@ class Rules(RulesFields):
     start_gold: int = field(10, ge=0, le=100, rule="ST-SETUP-9", doc="gold each player starts with")
     win_gold: int = field(25, ge=1, le=200, rule="ST-END-1", doc="gold that wins (above start_gold)")
     round_cap: int = field(200, ge=1, le=100_000, rule="ST-END-2", doc="rounds before a game ends as a timeout")
+    seat2_gold: int = field(0, ge=0, le=SEAT_GOLD_MAX, rule="ST-SEAT-1", doc="extra starting gold for seat 2")
+    seat3_gold: int = field(0, ge=0, le=SEAT_GOLD_MAX, rule="ST-SEAT-1", doc="extra starting gold for seat 3")
+    seat4_gold: int = field(0, ge=0, le=SEAT_GOLD_MAX, rule="ST-SEAT-1", doc="extra starting gold for seat 4")
+    seat5_gold: int = field(0, ge=0, le=SEAT_GOLD_MAX, rule="ST-SEAT-1", doc="extra starting gold for seat 5")
+    seat6_gold: int = field(0, ge=0, le=SEAT_GOLD_MAX, rule="ST-SEAT-1", doc="extra starting gold for seat 6")
+
+    def seat_gold(self) -> tuple[int, ...]:
+        """Extra starting gold per seat, seat 1 first (ST-SEAT-1: seat 1 gets none)."""
+        return (0, self.seat2_gold, self.seat3_gold, self.seat4_gold, self.seat5_gold, self.seat6_gold)
 
     def deck_size(self) -> int:
         """Cards in the shared deck (58 by default, ST-COMP-4)."""
@@ -55,6 +66,8 @@ def check_rules(rules: Rules, n_players: int, data: object) -> None:
         (rules.deck_size() >= 1, "the deck must hold at least one card"),
         (rules.wind_max_steps < rules.grid_size, "wind_max_steps must be below grid_size"),
         (rules.win_gold > rules.start_gold, "win_gold must be greater than start_gold"),
+        (rules.win_gold > rules.start_gold + max(rules.seat_gold()),
+         "win_gold must be greater than start_gold plus every seat's extra gold (seatK_gold)"),
     ]
     require("sea_trade", checks)
 

@@ -1,0 +1,117 @@
+"""Seat compensation as rules (ST-SEAT-1, BUS-SEAT-1) and `playtest balance`: the race, refusals, resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sim.bus.position import Position
+from sim.bus.rules import Rules as BusRules
+from sim.cli import main
+from sim.core.errors import PlaytestError
+from sim.sea_trade import SPEC as SEA_TRADE
+from sim.sea_trade.rules import Rules as SeaRules
+from tests.sea_trade_positions import new_state, setup_game
+
+ST = ["balance", "sea_trade", "--players", "4", "--seed", "5", "--jobs", "1", "--quiet"]
+
+
+def _error_line(capsys) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    return err[0]
+
+
+def test_sea_trade_seat_gold_adds_to_each_seats_start():
+    """ST-SEAT-1 / ST-SETUP-9: seat K starts with start_gold plus seatK_gold; seat 1 gets none."""
+    st = new_state(SeaRules(seat2_gold=1, seat3_gold=2, seat4_gold=7), 4)
+    setup_game(st, 3, 0)
+    assert list(st.gold[:4]) == [10, 11, 12, 17]
+    st = new_state(SeaRules(), 4)
+    setup_game(st, 3, 0)
+    assert list(st.gold[:4]) == [10, 10, 10, 10]
+
+
+def test_sea_trade_seat_gold_must_leave_the_race_open():
+    """ST-SEAT-1 / ST-END-1: a seat starting at win_gold or above is refused in one line."""
+    with pytest.raises(PlaytestError, match="seatK_gold"):
+        SEA_TRADE.validate(SeaRules(win_gold=20, seat3_gold=10), 4)
+    SEA_TRADE.validate(SeaRules(win_gold=21, seat3_gold=10), 4)
+
+
+def test_bus_seat_points_count_in_the_score_and_a_start_disc_is_lowest():
+    """BUS-SEAT-1 / BUS-SCORE-2/3: seat K's starting points add to points - gems; in a tie the start disc, on the
+    track since setup, is lowest unless it moved later."""
+    pos = Position(4, BusRules(seat2_points=2, seat4_points=4))
+    for p, (points, gems, at) in enumerate([(6, 0, 10), (5, 0, 3), (3, 0, 4), (1, 0, 5)]):
+        pos.score(p, points, gems, at)
+    assert pos.ranking() == ([2, 1, 4, 3], 0)  # seat 2: 5 + 2 = 7; seat 4: 1 + 4 = 5 > 3
+    for p, (points, at) in enumerate([(2, 5), (0, 0), (0, 0), (0, 0)]):
+        pos.score(p, points, 0, at)
+    ranks, tie = pos.ranking()
+    assert ranks[:2] == [3, 2] and ranks[3] == 1 and tie == 0  # seat 4 leads on its start alone
+    pos = Position(4, BusRules(seat2_points=2))
+    for p, (points, at) in enumerate([(2, 5), (0, 0), (0, 0), (0, 0)]):
+        pos.score(p, points, 0, at)
+    ranks, tie = pos.ranking()
+    assert ranks[:2] == [2, 1] and tie == 2  # 2 = 0 + 2: seat 2's disc sat there first
+
+
+def test_refusals_are_one_line(capsys, tmp_path):
+    """An unknown field, a value or range outside the declared bounds, or a too-small budget: exit 2, one line."""
+    out = str(tmp_path / "b")
+    for vary, words in (("seat7_gold=1", "unknown rules field"), ("seat2_gold=0..11", "outside 0..10 (ST-SEAT-1"),
+                        ("seat2_gold=-1,2", "outside 0..10"), ("seat2_gold=3..1", "lo < hi")):
+        assert main([*ST, "--vary", vary, "--budget", "5000", "--out", out]) == 2
+        assert words in _error_line(capsys)
+    assert main([*ST, "--vary", "seat2_gold=0..5", "--budget", "100", "--out", out]) == 2
+    assert "too small" in _error_line(capsys)
+    assert not Path(out).exists()
+
+
+@pytest.fixture(scope="module")
+def race(tmp_path_factory) -> Path:
+    """Seat 2 at +0, +1 or +10 gold (ST-SEAT-1): +10 hands seat 2 most of the games."""
+    out = tmp_path_factory.mktemp("balance") / "st"
+    assert main([*ST, "--vary", "seat2_gold=0,1,10", "--budget", "3000", "--out", str(out)]) == 0
+    return out
+
+
+def test_the_unfair_variant_is_dropped_and_the_fairer_ones_are_re_measured(race):
+    m = json.loads((race / "balance.json").read_text())
+    labels = {v["name"]: v["label"] for v in m["grid"]["variants"]}
+    dropped = {labels[k] for r in m["race"] for k in r["dropped"]}
+    assert "seat2_gold=10" in dropped and "seat2_gold=0" not in dropped and "seat2_gold=1" not in dropped
+    assert [labels[k] for k in m["finalists"]][0] == "seat2_gold=1"
+    final = json.loads((race / "final" / "sweep.json").read_text())
+    assert final["seed"] == 6 and final["variants"][0]["label"] == "seat2_gold=0"
+    text = (race / "balance.md").read_text()
+    assert "minus the rules as printed (paired)" in text and "racing saved" in text
+    assert "mean game length in rounds" in text and "share of games ending by" in text
+
+
+def test_resume_plays_nothing_more_and_a_different_search_is_refused(race, capsys):
+    parts = sorted(p.stat().st_mtime_ns for p in race.rglob("*.parquet"))
+    before = (race / "balance.md").read_text()
+    assert main([*ST, "--vary", "seat2_gold=0,1,10", "--budget", "3000", "--out", str(race)]) == 0
+    assert sorted(p.stat().st_mtime_ns for p in race.rglob("*.parquet")) == parts
+    assert (race / "balance.md").read_text() == before
+    capsys.readouterr()
+    assert main([*ST, "--vary", "seat2_gold=0,2,10", "--budget", "3000", "--out", str(race)]) == 2
+    assert "different balance search" in _error_line(capsys)
+
+
+def test_length_objective_judges_the_mean_against_the_target(race, capsys):
+    """--objective length=TARGET: within 5% of the target by equivalence, or confidently beyond it."""
+    from analysis.balance import assessor
+    from analysis.load import load_run
+
+    run = load_run(race / "race" / json.loads((race / "balance.json").read_text())["grid"]["variants"][0]["dir"])
+    mean = float(run.games["rounds"].mean())
+    assert assessor(f"length={mean}", "2")(run).meets
+    far = assessor(f"length={1.5 * mean}", "2")(run)
+    assert far.fails and not far.meets
+    assert main([*ST, "--vary", "seat2_gold=0,1", "--objective", "length=soon", "--budget", "3000"]) == 2
+    assert "length=TARGET" in _error_line(capsys)
