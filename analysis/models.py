@@ -329,7 +329,12 @@ def seat_strategy_logit(players: pd.DataFrame, max_games: int = LOGIT_GAMES) -> 
     x = np.column_stack([ds, dk, inter])
     if independent_columns(x) != list(range(x.shape[1])):
         return {"identified": False}
-    res = ConditionalLogit(won[single].ravel(), x, groups=np.repeat(single, n)).fit(disp=False, maxiter=200)
+    try:
+        res = ConditionalLogit(won[single].ravel(), x, groups=np.repeat(single, n)).fit(disp=False, maxiter=200)
+    except (ValueError, np.linalg.LinAlgError):  # singular information, e.g. a strategy never winning in a seat
+        return {"identified": False}
+    if res.normalized_cov_params is None or not np.isfinite(res.normalized_cov_params).all():
+        return {"identified": False}
     first = (n - 1) + (k - 1)
     r = np.zeros((inter.shape[1], x.shape[1]))
     r[:, first:] = np.eye(inter.shape[1])

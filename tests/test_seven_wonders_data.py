@@ -12,7 +12,7 @@ from sim.core.names import namespace
 from sim.seven_wonders.data import (COL, PACKAGED_DIR, PENALTY, RAW_MASK, RES, REWARD, SCI_ANY, SPECIAL, TILE_KIND,
                                     TR, load_data)
 from sim.seven_wonders import SPEC
-from sim.seven_wonders.rules import R, Rules
+from sim.seven_wonders.rules import MAX_VICTORY, R, Rules
 from sim.seven_wonders.position import card, wonder
 
 D = load_data()
@@ -84,7 +84,8 @@ def test_babel_tiles_compile_every_effect():
     assert D.tile_kind[14] == TILE_KIND.ignore_resource_cost and D.tile_trigger[14] == 1 << TR.wonder_stage
     assert D.tile_cards[2].sum() == 10 and D.tile_cards[3].sum() == 5 and D.tile_cards[19].sum() == 4
     assert [D.tile_delta[t - 1] for t in (9, 10, 11, 12)] == [-1, 1, -1, 1]
-    assert D.tile_vmap[18].tolist() == [0, 0, 2, 1, 4, 3] and D.tile_defeat_count[21] == 2
+    assert D.tile_vmap[18].tolist() == [0, 0, 2, 1, 4, 3] + list(range(6, MAX_VICTORY + 1))  # 6+ kept as they are
+    assert D.tile_defeat_count[21] == 2
     assert D.tile_amount[23] == 5 and D.tile_amount[7] == 1
     assert D.babel_slots[3:8].tolist() == [3, 3, 4, 4, 4] and D.babel_vp.tolist() == [0, 2, 5, 10]
 

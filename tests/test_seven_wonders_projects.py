@@ -12,7 +12,7 @@ from sim.seven_wonders.engine import resolve_project
 from sim.seven_wonders.events import EV
 from sim.seven_wonders.projects import (UNBEARABLE, apply_penalty, give_rewards, penalty_options, project_succeeds,
                                         return_tokens, reveal_project)
-from sim.seven_wonders.rules import Rules
+from sim.seven_wonders.rules import MAX_VICTORY, Rules
 from sim.seven_wonders.state import GS
 from sim.seven_wonders.turn import ACT, MODE, PART_COLOUR, PART_WILD, structure_cost
 from sim.seven_wonders.position import DATA, build, card, give_hand, options, play, position
@@ -209,7 +209,7 @@ def test_lose_victory_tokens_of_choice_and_too_few_held():
     n = penalty_options(st, DATA, R, 0)
     assert sorted((int(st.options[i, 0]), int(st.options[i, 1])) for i in range(n)) == [(1, 5), (5, 5)]
     apply_penalty(st, DATA, R, 0, [tuple(st.options[i, :2]) for i in range(n)].index((1, 5)), 3)
-    assert st.victory[0].tolist() == [0, 0, 0, 0, 0, 1]
+    assert st.victory[0].tolist() == [0, 0, 0, 0, 0, 1] + [0] * (MAX_VICTORY - 5)
     st.victory[1, 3] = 1
     penalty_options(st, DATA, R, 1)
     apply_penalty(st, DATA, R, 1, 0, 3)

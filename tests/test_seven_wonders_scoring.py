@@ -6,7 +6,7 @@ import itertools
 import numpy as np
 
 from sim.seven_wonders.babel import refresh_tiles
-from sim.seven_wonders.rules import Rules
+from sim.seven_wonders.rules import MAX_VICTORY, Rules
 from sim.seven_wonders.scoring import (N_SC, SC, per_element, rank_keys, resolve_military, science_points,
                                        score_player, take_defeat, take_victory)
 from sim.seven_wonders.position import DATA, build, card, position, stages
@@ -75,7 +75,7 @@ def test_tile_19_downgrades_and_tile_22_doubles_defeats():
     refresh_tiles(st, DATA, R)
     for v in (1, 3, 5):
         take_victory(st, DATA, R, 0, v)
-    assert st.victory[0].tolist() == [0, 1, 0, 1, 0, 0]
+    assert st.victory[0].tolist() == [0, 1, 0, 1, 0, 0] + [0] * (MAX_VICTORY - 5)
     take_defeat(st, DATA, R, 1, 1)
     assert (st.defeat_n[1], st.defeat_vp[1]) == (2, -2)
     take_defeat(st, DATA, R, 1, 2)
