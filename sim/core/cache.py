@@ -6,7 +6,8 @@ that helper or hook is edited. So every kernel is cached in a directory named af
 can reach (:class:`SourceTreeLocator`):
 
 - a kernel of game ``g`` (a file under ``sim/g/``): the core's sources and ``g``'s, in ``<root>/g-<digest>``;
-- a core kernel: the core's sources, in ``<root>/core-<digest>``. A core kernel compiled for a game is
+- a core kernel: the core's sources, in ``<root>/core-<digest>``;
+- with numba's bounds checking on (the test suite), the same names ending in ``-boundscheck``. A core kernel compiled for a game is
   specialised on that game's state type, whose numba name carries the game's digest (:func:`package_digest`,
   read by sim/core/structs.py), so the game's edit changes the signature and the core kernel recompiles for
   that game alone.
@@ -64,6 +65,12 @@ def file_package(py_file: str) -> str | None:
     return parts[0] if len(parts) >= 2 and (SIM / parts[0]).is_dir() else None
 
 
+def checked_suffix() -> str:
+    """Bounds-checked kernels (``NUMBA_BOUNDSCHECK=1``) are other machine code under the same signatures (numba's
+    cache index does not tell them apart): they live in directories of their own."""
+    return "-boundscheck" if config.BOUNDSCHECK else ""
+
+
 def cache_root() -> Path:
     """Where the versioned cache directories go: $NUMBA_CACHE_DIR if set, else the user's cache directory."""
     if os.environ.get("NUMBA_CACHE_DIR"):
@@ -83,7 +90,7 @@ class SourceTreeLocator(caching.UserProvidedCacheLocator):
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
         package = file_package(py_file)
-        self._package_path = _ROOT[0] / f"{package}-{package_digest(package)}"
+        self._package_path = _ROOT[0] / f"{package}-{package_digest(package)}{checked_suffix()}"
         self._cache_path = str(self._package_path / Path(py_file).resolve().relative_to(SIM / package).parent)
 
     @classmethod
@@ -115,7 +122,7 @@ def configure(package: Path) -> Path | None:
         root = Path(tempfile.gettempdir()) / f"playtest-numba-{os.getuid()}"
         root.mkdir(parents=True, exist_ok=True)
     _ROOT[:] = [root]
-    config.CACHE_DIR = str(root / "other")
+    config.CACHE_DIR = str(root / f"other{checked_suffix()}")
     config.CACHE_LOCATOR_CLASSES = (f"{__name__}.{SourceTreeLocator.__name__},UserProvidedCacheLocator,"
                                     "InTreeCacheLocator,UserWideCacheLocator")
     return root
@@ -125,10 +132,11 @@ def configure(package: Path) -> Path | None:
 def _prune(current: Path) -> None:
     """Remove other versions of ``current``'s package beyond the KEEP newest that are older than MAX_AGE_DAYS
     (another checkout of a different version may still be using a recent one). Once per directory."""
-    package = current.name.rsplit("-", 1)[0]
+    package = current.name.split("-")[0]
     try:
         others = sorted((p for p in current.parent.glob(f"{package}-*")
-                         if p.is_dir() and p != current and p.name.rsplit("-", 1)[0] == package),
+                         if p.is_dir() and p != current and p.name.split("-")[0] == package
+                         and p.name.endswith("-boundscheck") == bool(checked_suffix())),
                         key=lambda p: p.stat().st_mtime, reverse=True)
         cutoff = time.time() - MAX_AGE_DAYS * 86400
         for old in others[KEEP:]:
