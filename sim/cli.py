@@ -209,9 +209,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("balance", help="search rules variants toward a balance target (racing on common random "
                                        "numbers), then re-measure the finalists on fresh seeds")
     _add_study_args(p)
-    p.add_argument("--objective", default="seats", help="seats: every seat's win rate within --min-effect of the "
-                                                          "fair share (default); length=TARGET: mean rounds within 5%% "
-                                                          "of TARGET")
+    p.add_argument("--objective", action="append", default=None,
+                   help="seats: every seat's win rate within --min-effect of the fair share (default); strategies: no "
+                        "strategy's win rate above the fair share by more than --min-effect; length=TARGET: mean "
+                        "rounds within 5%% of TARGET; end:REASON=SHARE: that share (%%) of games ending by REASON "
+                        "within --min-effect points. Repeat to combine as constraints (every one must be met)")
     p.add_argument("--vary", action="append", default=[], metavar="FIELD[=lo..hi|v1,v2,...]",
                    help="a rules field to search: a range, a list, or alone for its declared bounds (repeatable)")
     p.add_argument("--budget", type=_at_least(1), required=True, help="games the search may play in all")
@@ -387,10 +389,12 @@ def _cmd_balance(args: argparse.Namespace) -> None:
     from sim.study import plan_study
 
     _register_file(args.game, args.strategy_file)
-    base = plan_study(args.game, args.players, args.budget, args.strategies, args.rotate, args.seed, args.overrides,
-                      FIRST_GAMES, args.seating)
-    balance = plan_balance(base, args.vary, args.objective, args.budget, args.min_effect)
-    root = run_balance(balance, judge(args.objective, args.min_effect), args.out, jobs=args.jobs, progress=not args.quiet)
+    strategies, mixture = _lineup(args)
+    base = plan_study(args.game, args.players, args.budget, strategies, args.rotate, args.seed, args.overrides,
+                      FIRST_GAMES, args.seating, mixture)
+    objectives = args.objective or ["seats"]
+    balance = plan_balance(base, args.vary, objectives, args.budget, args.min_effect)
+    root = run_balance(balance, judge(objectives, args.min_effect), args.out, jobs=args.jobs, progress=not args.quiet)
     path, text = write_answer(root)
     print(text)
     print(f"answer written to {path}; every variant's run is under {root}")
