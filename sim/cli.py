@@ -233,6 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
     p.add_argument("--ladder", type=Path, action="append", default=[], metavar="LADDER_DIR",
                    help="a `playtest ladder` directory to add to the report (repeatable)")
+    p.add_argument("--strong", type=Path, action="append", default=[], metavar="POPULATION_RUN",
+                   help="a run made with --population (e.g. a hardened population): the card compares it with the "
+                        "report's run of the same game, players and rules (repeatable)")
 
     p = sub.add_parser("replay", help="print one game turn by turn")
     _add_study_args(p)
@@ -436,14 +439,15 @@ def _cmd_report(args: argparse.Namespace) -> None:
     first = args.run_dirs[0]
     for manifest, writer in ((SWEEP_MANIFEST, write_sweep_report), (TUNE_MANIFEST, write_tune_report)):
         if (first / manifest).is_file():
-            if len(args.run_dirs) > 1:
-                raise PlaytestError(f"{first} holds a {manifest.removesuffix('.json')}, not a run; report it alone")
+            if len(args.run_dirs) > 1 or args.strong:
+                raise PlaytestError(f"{first} holds a {manifest.removesuffix('.json')}, not a run; report it alone "
+                                    "(without --strong)")
             path, line = writer(first, args.out, args.min_effect)
             print(line)
             print(f"report written to {path}")
             return
     out = args.out or args.run_dirs[0] / "report"
-    path = write_report(list(args.run_dirs), out, min_effect=args.min_effect, ladders=args.ladder)
+    path = write_report(list(args.run_dirs), out, min_effect=args.min_effect, ladders=args.ladder, strong=args.strong)
     print(f"report written to {path}")
 
 
