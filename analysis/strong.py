@@ -9,13 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-import numpy as np
 import pandas as pd
 
 from analysis import models, stats
 from analysis.load import Run
 from analysis.sections import Section, Table, ci
-from analysis.verdicts import Finding, finding, parse_min_effect
+from analysis.verdicts import Finding, parse_min_effect
 from sim.core.errors import PlaytestError
 
 SHOWN = 0.005
@@ -95,8 +94,8 @@ def pairing(pair: StrongPair) -> str:
     """How the two samples relate: the same seed gives game i the same random setup in both runs."""
     a, b = (r.manifest.get("seed") for r in (pair.pool, pair.strong))
     if a is not None and a == b:
-        return (f"both runs use seed {a}, so game i draws the same setup in each: the difference is paired by game "
-                "(errors clustered by game)")
+        return (f"both runs use seed {a}, so game i draws the same setup in each: paired by game, errors clustered "
+                "by game")
     return f"independent samples (seeds {a} and {b})"
 
 
@@ -114,12 +113,6 @@ def _end_values(run: Run, reason: str) -> pd.DataFrame:
                          "value": (g["end_reason"].astype(str) == reason).to_numpy(float)})
 
 
-def _mean(frame: pd.DataFrame, what: str, threshold: float) -> Finding:
-    """The mean of one run's per-game values in points, with its interval (one row per game: no clustering)."""
-    x = frame["value"].to_numpy(float)
-    return finding(what, 100 * float(x.mean()), 100 * float(x.std(ddof=1) / np.sqrt(len(x))), threshold)
-
-
 def _verdict(change: Finding, flipped: bool = False) -> str:
     """Holds when the difference is shown inside the threshold; depends on the players when it is large or the
     finding changes sign (both intervals exclude 0, on opposite sides)."""
@@ -129,16 +122,24 @@ def _verdict(change: Finding, flipped: bool = False) -> str:
 
 
 def seat_rows(pair: StrongPair, threshold: float) -> list[Row]:
-    """Each seat's raw effect (win rate minus the fair share) under both sets of players and the difference."""
+    """Each seat's raw effect (win rate minus the fair share, Wilson interval) under both sets of players and
+    the difference."""
+    tables = [stats.win_rates(r.players, "seat") for r in (pair.pool, pair.strong)]
     rows = []
     for seat in range(pair.pool.n_players):
         name = stats.seat_label(seat)
-        a, b = (_seat_values(r, seat) for r in (pair.pool, pair.strong))
-        fa, fb = _mean(a, name, threshold), _mean(b, name, threshold)
-        change = models.run_change(a, b, "value", name, threshold)
-        flipped = (fa.lo > 0 and fb.hi < 0) or (fa.hi < 0 and fb.lo > 0)
-        rows.append(Row(f"{name}: win rate minus the fair share", _pts(fa), _pts(fb), change, _verdict(change, flipped)))
+        (fa, ca), (fb, cb) = (_seat_cell(t, seat) for t in tables)
+        change = models.run_change(*(_seat_values(r, seat) for r in (pair.pool, pair.strong)), "value", name, threshold)
+        flipped = (fa[0] > 0 and fb[1] < 0) or (fa[1] < 0 and fb[0] > 0)
+        rows.append(Row(name, ca, cb, change, _verdict(change, flipped)))
     return rows
+
+
+def _seat_cell(table: pd.DataFrame, seat: int) -> tuple[tuple[float, float], str]:
+    """A seat's effect interval (lo, hi in points) and its cell '+15.4 [+14.7, +16.1]'."""
+    r = table.loc[seat]
+    lo, hi = 100 * (r["lo"] - r["expected"]), 100 * (r["hi"] - r["expected"])
+    return (lo, hi), f"{r['diff_pp']:+.1f} [{lo:+.1f}, {hi:+.1f}]"
 
 
 def end_rows(pair: StrongPair, threshold: float) -> list[Row]:
@@ -155,16 +156,12 @@ def end_rows(pair: StrongPair, threshold: float) -> list[Row]:
             lo, hi = stats.wilson(k, n)
             cells.append(ci(k / n, float(lo), float(hi)))
         change = models.run_change(a, b, "value", f"games ending by {reason}", threshold)
-        rows.append(Row(f"games ending by {reason}", *cells, change, _verdict(change)))
+        rows.append(Row(f"ends by {reason}", *cells, change, _verdict(change)))
     return rows
 
 
-def _pts(f: Finding) -> str:
-    return f"{f.estimate:+.1f} [{f.lo:+.1f}, {f.hi:+.1f}]"
-
-
 def _short(row: Row) -> str:
-    return row.what.split(":")[0].replace("games ending by ", "ends by ").replace(" (first player)", "")
+    return row.what.replace(" (first player)", "")
 
 
 def summary(pair: StrongPair, rows: Sequence[Row]) -> str:
@@ -179,8 +176,8 @@ def summary(pair: StrongPair, rows: Sequence[Row]) -> str:
                  f"{r.change.interval()} {r.change.label})" for r in chosen]
         parts.append(f"{verdict}: {', '.join(items)}")
     population = exploitability_text(pair.strong.manifest["population"])
-    return (f"**Strong play, {pair.pool.n_players} players**: against the heuristic pool, under the {population}, "
-            + "; ".join(parts) + ".")
+    return (f"**Strong play, {pair.pool.n_players} players**: the pool's findings against a {population}. "
+            + "; ".join(p[0].upper() + p[1:] for p in parts) + ".")
 
 
 def strong_blocks(pair: StrongPair, min_effect: str) -> list:
@@ -188,17 +185,18 @@ def strong_blocks(pair: StrongPair, min_effect: str) -> list:
     threshold = parse_min_effect(min_effect).points(stats.expected_share(pair.pool.players))
     seated = pair.pool.manifest.get("seating") in SEATINGS
     rows = (seat_rows(pair, threshold) if seated else []) + end_rows(pair, threshold)
-    frame = pd.DataFrame([{"finding (pts or share)": r.what, f"heuristic pool ({pair.pool.run_dir.name})": r.pool,
+    frame = pd.DataFrame([{"finding": r.what, f"heuristic pool ({pair.pool.run_dir.name})": r.pool,
                            f"population ({pair.strong.run_dir.name})": r.strong,
                            "population − pool [95% CI]": r.change.interval(), "label": r.change.label,
                            "verdict": r.verdict} for r in rows])
     note = "" if seated else " Seats are left out: the pool run's seating ties strategies to seats."
     return [summary(pair, rows),
-            Table(frame, f"Under strong play ({pair.strong.n_games:,} population games, {pair.pool.n_games:,} pool "
-                         f"games; pool seating {pair.pool.manifest.get('seating')}, population seats drawn from its "
-                         f"mixture): seat effects raw, end reasons as shares, 95% intervals; the "
-                         f"difference is {pairing(pair)}. Holds = the difference is shown inside ± {threshold:.3g} "
-                         "pts; depends on the players = it is large, or the seat effect changes sign." + note)]
+            Table(frame, f"Heuristic pool ({pair.pool.n_games:,} games, seating {pair.pool.manifest.get('seating')}) "
+                         f"and population ({pair.strong.n_games:,} games, each seat drawn from its mixture): a seat's "
+                         "win rate minus the fair share in points (raw), an end reason's share of games; 95% "
+                         f"intervals. The difference: {pairing(pair)}. Holds = the difference is shown inside "
+                         f"± {threshold:.3g} pts; depends on the players = it is large, or the seat effect changes "
+                         "sign." + note)]
 
 
 def insert_strong(sections: list[Section], pairs: Sequence[StrongPair], min_effect: str) -> list[Section]:

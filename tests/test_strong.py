@@ -50,7 +50,7 @@ def test_seat_effect_that_shrinks_depends_on_the_players_with_the_planted_differ
     assert seat1.change.se == pytest.approx(np.hypot(*se), rel=0.05)
     assert "independent samples (seeds 1 and 2)" == pairing(pair)
     text = summary(pair, seat_rows(pair, 2.0))
-    assert "depends on the players: Seat 1 (+" in text and "ends by" not in text.split("depends")[1]
+    assert "Depends on the players: Seat 1 (+" in text and "ends by" not in text.split("Depends")[1]
     assert "exploitability +10.4 pts [+9.7, +11.1] by a tuned best response" in text
     assert "the rollout probe br6+mc4 gains +71.0" in text
 
@@ -68,11 +68,11 @@ def test_end_reasons_compared_and_a_vanished_end_depends_on_the_players():
     games["end_reason"] = games["end_reason"].cat.add_categories(["late"])
     games.loc[games["end_reason"] == "time_collapse", "end_reason"] = "late"  # that end never fires any more
     rows = {r.what: r for r in end_rows(pair, threshold=2.0)}
-    gone = rows["games ending by time_collapse"]
+    gone = rows["ends by time_collapse"]
     assert gone.verdict == DEPENDS and gone.strong.startswith("0.0%")
     share = (pair.pool.games["end_reason"] == "time_collapse").mean()
     assert gone.change.lo < -100 * share < gone.change.hi
-    assert rows["games ending by out_of_actions"].verdict == HOLDS
+    assert rows["ends by out_of_actions"].verdict == HOLDS
     assert pairing(pair).startswith("both runs use seed 1")
 
 
@@ -100,8 +100,8 @@ def test_report_with_strong_puts_the_comparison_on_the_card(written, tmp_path, c
     assert main(["report", str(written["pool"]), "--strong", str(written["pop-4p"]), "--out", str(out)]) == 0
     md = (out / "report.md").read_text()
     card = md.split("## ")[1]
-    assert "**Strong play, 4 players**: against the heuristic pool, under the hardened population" in card
-    assert "population − pool [95% CI]" in card and "depends on the players: Seat 1" in card
+    assert "**Strong play, 4 players**: the pool's findings against a hardened population" in card
+    assert "population − pool [95% CI]" in card and "Depends on the players: Seat 1" in card
     assert load_run(written["pop-4p"]).manifest["population"]["exploitability"]["points"] == 10.4
 
 
