@@ -20,7 +20,8 @@ from sim.core.errors import PlaytestError
 SHOWN = 0.005
 """End reasons below this share in both runs are left out of the card (the report's tables keep them)."""
 SEATINGS = ("random", "balanced", "mixture")
-"""Seatings under which a seat's raw win rate is a seat effect (every strategy sits everywhere alike)."""
+"""Seatings under which a seat's raw win rate is a seat effect (every strategy sits everywhere alike; so does a
+mirror match in any seating)."""
 HOLDS, DEPENDS, ABOUT, OPEN = ("holds", "depends on the players", "moves by about the threshold",
                                "more games needed")
 
@@ -165,16 +166,14 @@ def _short(row: Row) -> str:
 
 
 def summary(pair: StrongPair, rows: Sequence[Row]) -> str:
-    """The card's sentence: which findings hold under the population and which depend on the players."""
+    """The card's sentence: which findings hold under the population and which depend on the players (the
+    numbers are in the table below it)."""
     parts = []
     for verdict in (HOLDS, DEPENDS, ABOUT, OPEN):
         chosen = [r for r in rows if r.verdict == verdict]
         if not chosen:
             continue
-        items = [_short(r) if verdict == HOLDS else
-                 f"{_short(r)} ({r.pool.split(' [')[0]} → {r.strong.split(' [')[0]}, "
-                 f"{r.change.interval()} {r.change.label})" for r in chosen]
-        parts.append(f"{verdict}: {', '.join(items)}")
+        parts.append(f"{verdict}: {', '.join(_short(r) for r in chosen)}")
     population = exploitability_text(pair.strong.manifest["population"])
     return (f"**Strong play, {pair.pool.n_players} players**: the pool's findings against a {population}. "
             + "; ".join(p[0].upper() + p[1:] for p in parts) + ".")
@@ -183,7 +182,7 @@ def summary(pair: StrongPair, rows: Sequence[Row]) -> str:
 def strong_blocks(pair: StrongPair, min_effect: str) -> list:
     """The sentence and the table of one pair, for the balance card."""
     threshold = parse_min_effect(min_effect).points(stats.expected_share(pair.pool.players))
-    seated = pair.pool.manifest.get("seating") in SEATINGS
+    seated = pair.pool.manifest.get("seating") in SEATINGS or len(set(pair.pool.lineup)) == 1
     rows = (seat_rows(pair, threshold) if seated else []) + end_rows(pair, threshold)
     frame = pd.DataFrame([{"finding": r.what, f"heuristic pool ({pair.pool.run_dir.name})": r.pool,
                            f"population ({pair.strong.run_dir.name})": r.strong,

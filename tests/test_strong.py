@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from analysis.load import load_run
-from analysis.strong import DEPENDS, HOLDS, StrongPair, end_rows, exploitability_text, pairing, seat_rows, summary
+from analysis.strong import (DEPENDS, HOLDS, StrongPair, end_rows, exploitability_text, pairing, seat_rows,
+                             strong_blocks, summary)
 from sim.cli import main
 from tests.test_analysis_synth import make_run, write_run
 
@@ -50,7 +51,7 @@ def test_seat_effect_that_shrinks_depends_on_the_players_with_the_planted_differ
     assert seat1.change.se == pytest.approx(np.hypot(*se), rel=0.05)
     assert "independent samples (seeds 1 and 2)" == pairing(pair)
     text = summary(pair, seat_rows(pair, 2.0))
-    assert "Depends on the players: Seat 1 (+" in text and "ends by" not in text.split("Depends")[1]
+    assert "Depends on the players: Seat 1, Seat 2, Seat 3, Seat 4." in text
     assert "exploitability +10.4 pts [+9.7, +11.1] by a tuned best response" in text
     assert "the rollout probe br6+mc4 gains +71.0" in text
 
@@ -120,3 +121,12 @@ def test_bad_strong_run_is_one_line_exit_2_and_writes_nothing(written, strong, n
     assert main(["report", str(written["pool"]), "--strong", str(written[strong]), "--out", str(out)]) == 2
     assert needle in _error_line(capsys)
     assert not out.exists()
+
+
+def test_seats_are_compared_only_where_the_pool_run_can_tell_seat_from_strategy():
+    pair = _pair([1, 1, 1, 1], [1, 1, 1, 1])
+    pair.pool.manifest["seating"] = "fixed"  # four different strategies, each always in its seat
+    sentence, table = strong_blocks(pair, "2")
+    assert not table.frame["finding"].str.startswith("Seat").any() and "Seats are left out" in table.caption
+    pair.pool.manifest["strategies"] = ["balanced"] * 4  # a mirror match: seats are the only difference
+    assert strong_blocks(pair, "2")[1].frame["finding"].str.startswith("Seat").sum() == 4
