@@ -63,8 +63,10 @@ reports-bus: $(STAMP)
 	$(PLAYTEST) run bus --players 5 --games 200000 --seed 1 --out runs/demo-bus-5p
 	$(PLAYTEST) ladder bus --players 4 --base balanced,commuter,expander,builder --playouts 0,4,16 --games 200 \
 		--seed 1 --out runs/demo-bus-ladder-4p
+	$(PLAYTEST) run bus --players 4 --games 200000 --seed 1 \
+		--population reports/harden-bus-4p/population.json --out runs/demo-bus-4p-population
 	$(PLAYTEST) report runs/demo-bus-4p runs/demo-bus-3p runs/demo-bus-5p --ladder runs/demo-bus-ladder-4p \
-		--out reports/bus
+		--strong runs/demo-bus-4p-population --out reports/bus
 
 # Circus Train: basic 2-5 players; the advanced game and one flipped decision (CT-AMB-37, the sensitivity study) on
 # the same seed as the 4-player basic run (the report pairs them game by game); solitaire with every strategy
