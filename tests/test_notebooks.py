@@ -67,3 +67,14 @@ def test_ladder_notebook_runs_a_small_ladder(tmp_path):
     assert _images(nb) >= 2
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
+
+
+def test_strength_notebook_compares_the_pool_with_the_hardened_population(tmp_path):
+    """notebooks/strength.ipynb plays Bus under the pool and under the committed hardened population on the same
+    seed, and prints each finding's tested difference with its verdict."""
+    nb = _execute(nbformat.read(ROOT / "notebooks" / "strength.ipynb", as_version=4), tmp_path)
+    for name in ("nb-strength-pool", "nb-strength-population"):
+        assert (tmp_path / "runs" / name / "manifest.json").is_file()
+    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    assert "paired by game" in text and "Strong play, 4 players" in text and "exploitability" in text
+    assert _images(nb) >= 1
