@@ -165,6 +165,7 @@ def start_game(st, seed: int, game_index: int, seat_row) -> None:
     meta[M.events] = 0
     meta[M.ended] = 0
     meta[M.no_winner] = 0
+    meta[M.seat] = 0
 
 
 @njit(cache=True)
