@@ -1,6 +1,8 @@
 """Replays rendered by the core: a game gives a text per event type, the core writes the log.
 
-``render=event_renderer("Pig", {EV.roll: "{seat} rolls {a0} (turn total {a1})", ...})`` in a GameSpec. A text
+``EV, TEXTS = event_texts(roll="{seat} rolls {a0}: turn total {a1}", ...)`` declares a game's event types (the
+namespace its kernels record with, ``event(st, seat, EV.roll, face, total)``) and their texts at once;
+``render=event_renderer("Pig", TEXTS)`` in its GameSpec renders them. A text
 is a ``str.format`` template over ``seat`` ("seat 2"), ``name`` (its strategy), ``round`` and the event's
 arguments ``a0``..``a4``, or a function of ``(names, row)`` for a text that needs a lookup (``row``: round, seat,
 type, a0..a4). The log opens with the seating, marks each new round and closes with the final standings.
@@ -8,11 +10,18 @@ type, a0..a4). The log opens with the seating, marks each new round and closes w
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence, Union
+from typing import Any, Callable, Mapping, Sequence, Union
 
+from sim.core.names import namespace
 from sim.core.records import P
 
 EventText = Union[str, Callable[[Sequence[str], Sequence[int]], str]]
+
+
+def event_texts(**texts: EventText) -> tuple[Any, dict[int, EventText]]:
+    """The event namespace ``EV`` (codes from 1, in the order given) and the text table keyed by code."""
+    ev = namespace("EV", tuple(texts), start=1)
+    return ev, {getattr(ev, name): text for name, text in texts.items()}
 
 
 def render_events(traced, title: str, texts: Mapping[int, EventText]) -> str:

@@ -3,8 +3,6 @@ driver (sim/core/turns.py) plays the rounds. The banked points live in the ``sco
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from numba import njit
 
 from sim.core.options import decide_or_decline
@@ -17,11 +15,8 @@ from sim.pig.rules import R
 from sim.pig.schema import END_TARGET, END_TIMEOUT, EV, PC, D, F
 
 
-class Fields(NamedTuple):
-    """Pig keeps no state of its own: the scores are the ``score`` column, the turn total is local to a turn."""
-
-
-LAYOUT = compose("PigState", Fields)
+LAYOUT = compose("PigState", module=__name__)
+"""Pig keeps no state of its own: the scores are the ``score`` column, the turn total is local to a turn."""
 
 
 @njit(cache=True)

@@ -10,9 +10,9 @@ Features of the ``hold`` decision (option 0 banks the turn total, the decline op
 
 from __future__ import annotations
 
-from sim.core.names import namespace
 from sim.core.policy import DecisionSchema
 from sim.core.records import Column, columns_namespace, game_record, player_record
+from sim.core.replay import event_texts
 
 SCHEMA = DecisionSchema.from_groups([("hold", ("roll", "turn", "reaches", "behind", "rival_progress"))])
 D, F = SCHEMA.D, SCHEMA.F
@@ -26,12 +26,10 @@ PLAYER_COLUMNS = player_record({"score": "points banked"}, (
     Column("busts", "turns ended by a 1 (PIG-TURN-3)"),
     Column("best_turn", "most points banked in one turn"),
 ))
-GC, PC = columns_namespace("GC", GAME_COLUMNS), columns_namespace("PC", PLAYER_COLUMNS)
+PC = columns_namespace("PC", PLAYER_COLUMNS)
 
-EV = namespace("EV", ("roll", "bust", "hold"), start=1)
-"""Trace events: roll (a0 face, a1 turn total), bust (a0 turn total lost), hold (a0 banked, a1 score)."""
-EVENT_TEXTS = {
-    EV.roll: "{seat} rolls {a0}: turn total {a1}",
-    EV.bust: "{seat} rolls 1: bust, the turn total of {a0} is lost",
-    EV.hold: "{seat} holds: banks {a0}, score {a1}",
-}
+EV, EVENT_TEXTS = event_texts(
+    roll="{seat} rolls {a0}: turn total {a1}",  # a0 face, a1 turn total
+    bust="{seat} rolls 1: bust, the turn total of {a0} is lost",  # a0 turn total lost
+    hold="{seat} holds: banks {a0}, score {a1}",  # a0 banked, a1 score
+)
