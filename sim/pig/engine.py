@@ -21,7 +21,7 @@ LAYOUT = compose("PigState", module=__name__)
 
 @njit(cache=True)
 def rival_best(st, seat: int) -> int:
-    """The most points banked by a seat other than ``seat``."""
+    """The most points banked by a seat other than ``seat`` (-1: by any seat)."""
     best = 0
     for s in range(st.meta[M.n_players]):
         if s != seat:
@@ -70,7 +70,7 @@ def play_turn(st, data, seat: int) -> int:
 @njit(cache=True)
 def round_end(st, data) -> int:
     """PIG-END-2: with equal turns, the game ends after the round in which a seat reached the target."""
-    if st.rules[R.equal_turns] != 0 and max(rival_best(st, -1), 0) >= st.rules[R.target]:
+    if st.rules[R.equal_turns] != 0 and rival_best(st, -1) >= st.rules[R.target]:
         return END_TARGET
     return GOES_ON
 
