@@ -15,12 +15,6 @@ def read_tables(run_dir: Path) -> dict[str, pd.DataFrame]:
     return {"games": games, "players": players}
 
 
-def assert_same_tables(a: Path, b: Path) -> None:
-    ta, tb = read_tables(a), read_tables(b)
-    for name in ta:
-        pd.testing.assert_frame_equal(ta[name], tb[name])
-
-
 def player_counts(spec) -> list[int]:
     """The player counts a test of every game uses, from the game's spec: the smallest, the default study's (4
     where allowed) and the largest."""
@@ -31,3 +25,10 @@ def study_players(spec) -> int:
     """The player count of a game's default study: 4 where the game allows it, else the nearest it does."""
     counts = player_counts(spec)
     return counts[1] if len(counts) > 1 else counts[0]
+
+
+def assert_same_tables(a: Path, b: Path) -> None:
+    ta, tb = read_tables(a), read_tables(b)
+    for name in ta:
+        pd.testing.assert_frame_equal(ta[name], tb[name])
+
