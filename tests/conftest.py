@@ -31,4 +31,3 @@ def assert_same_tables(a: Path, b: Path) -> None:
     ta, tb = read_tables(a), read_tables(b)
     for name in ta:
         pd.testing.assert_frame_equal(ta[name], tb[name])
-
