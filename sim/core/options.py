@@ -16,15 +16,15 @@ from sim.core.play import decide
 @njit(cache=True, inline="always")
 def add_option(st, k: int, a0: int, a1: int = 0, a2: int = 0, a3: int = 0) -> int:
     """Write option row ``k`` (its first ``option_width`` values of a0..a3) and return ``k + 1``, the next free row."""
-    row = st.options[k]
-    width = row.shape[0]
-    row[0] = a0
+    options = st.options
+    width = options.shape[1]
+    options[k, 0] = a0
     if width > 1:
-        row[1] = a1
+        options[k, 1] = a1
     if width > 2:
-        row[2] = a2
+        options[k, 2] = a2
     if width > 3:
-        row[3] = a3
+        options[k, 3] = a3
     return k + 1
 
 

@@ -90,7 +90,8 @@ class GameSpec:
     """(handle, data): fill the state's fixed tables once per chunk (e.g. a grid's geometry)."""
     check_options: Callable[[int], int] | None = None
     """seed -> how many options on random positions the game's option generators and its independent rule
-    predicates agreed on (raises AssertionError on a disagreement); run by the conformance suite."""
+    predicates agreed on (raises AssertionError on a disagreement); run by the conformance suite.
+    ``sim.core.checks.option_checker(name, scramble, compare)`` builds it from a position maker and a comparison."""
     data_field: str | None = None
     """The Rules field naming the component data files a designer may swap (``--set FIELD=PATH``), if any."""
     chunk_size: int = 5_000
