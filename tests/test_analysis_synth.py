@@ -104,7 +104,8 @@ def _end_reasons(game: str) -> tuple[str, ...]:
 
 def _schema_columns(game: str, rng, games: dict, players: dict, n_rows: int, decided) -> None:
     """Every column of the game's record schema not set yet, built from it: labels drawn from a column's labels
-    (end_reason: its first on a decided game, its last otherwise), small counts elsewhere."""
+    (end_reason: its first on a decided game, its last otherwise), 0 or 1 elsewhere (a valid count, flag and index
+    into any table of a game's components: the schema declares no ranges)."""
     spec = get_game(game)
     n_games = len(decided)
     for c in spec.game_columns:
@@ -112,10 +113,10 @@ def _schema_columns(game: str, rng, games: dict, players: dict, n_rows: int, dec
             games[c.name] = np.where(decided, c.labels[0], c.labels[-1])
         elif c.name not in games:
             games[c.name] = (np.asarray(c.labels)[rng.integers(0, len(c.labels), n_games)] if c.labels
-                             else rng.integers(0, 6, n_games))
+                             else rng.integers(0, 2, n_games))
     for c in spec.player_columns:
         if c.name not in players:
-            players[c.name] = rng.integers(0, 6, n_rows)
+            players[c.name] = rng.integers(0, 2, n_rows)
 
 
 def _bus_game_columns(rng, n_games: int, n_players: int, winner_seat) -> dict:
