@@ -24,6 +24,18 @@ def read_tables(run_dir: Path) -> dict[str, pd.DataFrame]:
     return {"games": games, "players": players}
 
 
+def player_counts(spec) -> list[int]:
+    """The player counts a test of every game uses, from the game's spec: the smallest, the default study's (4
+    where allowed) and the largest."""
+    return sorted({spec.min_players, min(max(4, spec.min_players), spec.max_players), spec.max_players})
+
+
+def study_players(spec) -> int:
+    """The player count of a game's default study: 4 where the game allows it, else the nearest it does."""
+    counts = player_counts(spec)
+    return counts[1] if len(counts) > 1 else counts[0]
+
+
 def assert_same_tables(a: Path, b: Path) -> None:
     ta, tb = read_tables(a), read_tables(b)
     for name in ta:

@@ -14,6 +14,8 @@ import pytest
 
 from analysis.load import Run, load_run
 from sim.core.errors import PlaytestError
+from sim.core.records import STANDARD_GAME
+from sim.core.spec import get_game
 
 SEA_GAME = ("turns", "plunders", "storms_played", "reshuffles", "trades")
 SEA_PLAYER = ("start_market", "start_desired_dist", "gold_r10", "gold_r20", "cards_bought", "cards_sold",
@@ -42,11 +44,13 @@ def seat_pool(n_games: int, n_players: int, pool: list[str], seating: str, rng) 
 
 def make_frames(game: str, n_players: int, n_games: int, strategies: list[str], seat_weights=None,
                 strengths=None, seating: str = "random", no_winner: float = 0.0, seed: int = 0,
-                interactions=None, after=None):
+                interactions=None, after=None, own: bool = True):
     """Games and players DataFrames where the player in seat s playing strategy k wins with odds
     seat_weights[s] * strengths[k] * interactions[(k, s)] * after[strategy seated just before].
 
-    ``strategies`` is the pool (seated by ``seating``); ``after`` plants a neighbour effect.
+    ``strategies`` is the pool (seated by ``seating``); ``after`` plants a neighbour effect. The game's own
+    columns come from its record schema (Sea Trade's and Bus's with realistic ranges); ``own=False`` leaves
+    them out (a run from before they existed).
     """
     rng = np.random.default_rng(seed)
     seat_w = np.ones(n_players) if seat_weights is None else np.asarray(seat_weights, float)
@@ -74,7 +78,10 @@ def make_frames(game: str, n_players: int, n_games: int, strategies: list[str], 
     players = {"game_index": np.repeat(gi, n_players), "seat": np.tile(np.arange(n_players), n_games),
                "strategy": strat.ravel(), "score": score.ravel(), "rank": rank.ravel(), "won": won.ravel(),
                "win_share": share.ravel()}
-    if game == "sea_trade":
+    if not own:
+        labels = _end_reasons(game)
+        games["end_reason"] = np.where(decided, labels[0], labels[-1])
+    elif game == "sea_trade":
         games["end_reason"] = np.where(decided, "win", "timeout")
         for c in SEA_GAME:
             games[c] = rng.integers(0, 6, size=n_games)
@@ -82,10 +89,34 @@ def make_frames(game: str, n_players: int, n_games: int, strategies: list[str], 
             players[c] = rng.integers(0, 6, size=n_games * n_players)
         players["max_hand"] = rng.integers(3, 20, size=n_games * n_players)
         players["gold_r10"] = rng.integers(0, 25, size=n_games * n_players)
-    else:
+    elif game == "bus":
         games.update(_bus_game_columns(rng, n_games, n_players, winner_seat))
         players.update(_bus_player_columns(rng, n_games, n_players))
+    else:
+        _schema_columns(game, rng, games, players, n_games * n_players, decided)
     return pd.DataFrame(games), pd.DataFrame(players)
+
+
+def _end_reasons(game: str) -> tuple[str, ...]:
+    """The game's end_reason labels (its record schema)."""
+    return get_game(game).game_columns[STANDARD_GAME.index("end_reason")].labels
+
+
+def _schema_columns(game: str, rng, games: dict, players: dict, n_rows: int, decided) -> None:
+    """Every column of the game's record schema not set yet, built from it: labels drawn from a column's labels
+    (end_reason: its first on a decided game, its last otherwise), 0 or 1 elsewhere (a valid count, flag and index
+    into any table of a game's components: the schema declares no ranges)."""
+    spec = get_game(game)
+    n_games = len(decided)
+    for c in spec.game_columns:
+        if c.name == "end_reason":
+            games[c.name] = np.where(decided, c.labels[0], c.labels[-1])
+        elif c.name not in games:
+            games[c.name] = (np.asarray(c.labels)[rng.integers(0, len(c.labels), n_games)] if c.labels
+                             else rng.integers(0, 2, n_games))
+    for c in spec.player_columns:
+        if c.name not in players:
+            players[c.name] = rng.integers(0, 2, n_rows)
 
 
 def _bus_game_columns(rng, n_games: int, n_players: int, winner_seat) -> dict:
@@ -164,7 +195,7 @@ def write_run(run_dir: Path, game: str = "sea_trade", n_players: int = 4, n_game
         parts.append({"index": i, "first_game": int(a), "n_games": int(b - a),
                       "games": _write_part(run_dir / "games" / f"part-{i:05d}.parquet", g),
                       "players": _write_part(run_dir / "players" / f"part-{i:05d}.parquet", p)})
-    manifest = {"game": game, "title": {"sea_trade": "Sea Trade", "bus": "Bus"}.get(game, game),
+    manifest = {"game": game, "title": get_game(game).title,
                 "n_players": n_players, "rules": rules or {"round_cap": 200}, "strategies": strategies, "seating": kw.get("seating", "random"),
                 "seed": 1, "n_games": n_games, "chunk_size": int(bounds[1]), "versions": {}, "git_commit": "x",
                 "timings": {"wall_s": 1.0, "games_per_s": float(n_games)}, "complete": True, "parts": parts}
