@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAYTEST := $(BIN)/playtest
 
-.PHONY: demo tour-sea-trade tour-bus tour-circus-train tour-seven-wonders reports reports-sea-trade reports-bus \
+.PHONY: demo tour-pig tour-sea-trade tour-bus tour-circus-train tour-seven-wonders reports reports-sea-trade reports-bus \
 	reports-circus-train reports-seven-wonders reports-sweeps test fuzz install bench clean
 
 $(STAMP): pyproject.toml
@@ -21,8 +21,13 @@ install: $(STAMP)
 # runs/tour/ (the committed reports are not touched). Open runs/tour/<game>/report/index.html.
 TOUR := runs/tour
 demo: $(STAMP)
-	$(MAKE) --no-print-directory -j2 tour-sea-trade tour-bus tour-circus-train tour-seven-wonders
+	$(MAKE) --no-print-directory -j2 tour-pig tour-sea-trade tour-bus tour-circus-train tour-seven-wonders
 	@echo "tour done: open $(TOUR)/*/report/index.html (make reports regenerates reports/)"
+
+tour-pig: $(STAMP)
+	$(PLAYTEST) run pig --players 2 --games 20000 --seed 1 --out $(TOUR)/pig
+	$(PLAYTEST) report $(TOUR)/pig
+	$(PLAYTEST) replay pig --players 2 --seed 1 --game-index 0 > $(TOUR)/pig-game-0.txt
 
 tour-sea-trade: $(STAMP)
 	$(PLAYTEST) run sea_trade --players 4 --games 50000 --seed 1 --out $(TOUR)/sea_trade
@@ -127,6 +132,7 @@ fuzz: $(STAMP)
 	FUZZ_EXAMPLES=400 FUZZ_RANDOM=1 FUZZ_ROLLOUTS=1 $(BIN)/python -m pytest tests/test_fuzz_gate.py
 
 bench: $(STAMP)
+	$(PLAYTEST) bench pig --players 2
 	$(PLAYTEST) bench sea_trade --players 4
 	$(PLAYTEST) bench bus --players 4
 	$(PLAYTEST) bench circus_train --players 4

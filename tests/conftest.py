@@ -43,7 +43,7 @@ def assert_same_tables(a: Path, b: Path) -> None:
 
 
 # ------------------------------------------------------------------------------------------- compile once per game
-WARM_GROUPS = (("seven_wonders", "sea_trade"), ("circus_train", "bus"))
+WARM_GROUPS = (("seven_wonders", "sea_trade"), ("circus_train", "bus", "pig"))
 """Games compiled together in one warm-up process, two processes at once (about equal compile times)."""
 WARM = '''
 import sys, tempfile
