@@ -18,6 +18,7 @@ from analysis.handicap import rescored_shares
 from analysis.metrics import mean_se
 from analysis.sections import Section, Table, ci
 from analysis.verdicts import Z95, finding
+from sim.core.errors import PlaytestError
 from sim.core.fields import FieldSpec
 from sim.core.rules import field_specs
 from sim.core.spec import get_game
@@ -29,8 +30,12 @@ SEAT_FIELD = re.compile(r"seat(\d+)_\w+$")
 
 
 def seat_fields(game: str) -> dict[int, FieldSpec]:
-    """0-based seat -> the game's rules field that gives that seat a bonus (empty when the game has none)."""
-    specs = field_specs(get_game(game).rules_type)
+    """0-based seat -> the game's rules field that gives that seat a bonus (empty when the game has none, or is not
+    registered here: logs of a game this version cannot play)."""
+    try:
+        specs = field_specs(get_game(game).rules_type)
+    except PlaytestError:
+        return {}
     return {int(m.group(1)) - 1: spec for name, spec in specs.items() if (m := SEAT_FIELD.match(name))}
 
 
