@@ -110,9 +110,7 @@ def _headline_row(a: RunAnalysis) -> dict:
         for key, what in (("interaction", "seat x strategy"), ("neighbour", "neighbour")):
             diag = getattr(m, key)
             if diag.get("identified"):
-                f = diag["largest"]
-                short = f.what.replace(" beyond seat + strategy", "").replace(" (rather than elsewhere at the table)", "")
-                flags.append(f"{what}: {short} {f.estimate:+.1f} {f.label}")
+                flags.append(f"{what}: {_short(diag['largest'])} {diag['largest'].label}")
         row["largest departures from the model"] = " · ".join(flags) or "none estimable"
     row["design"] = "one player" if a.run.n_players == 1 else a.design.status
     return row
@@ -229,6 +227,7 @@ def _compact_row(a: RunAnalysis) -> dict:
 
 
 def _short(f: Finding) -> str:
+    """A departure from seat + strategy as a cell: what and its estimate (the estimand is in the caption)."""
     what = f.what.replace(" beyond seat + strategy", "").replace(" (rather than elsewhere at the table)", "")
     return f"{what} {f.estimate:+.1f}"
 
