@@ -180,13 +180,15 @@ def takeaway(analyses: Sequence[RunAnalysis]) -> str:
         worst.append((a, f))
     seat = max(worst, key=lambda af: abs(af[1].estimate))[1].what.split(" (")[0]
     ratios = [1 + f.estimate / (100 * a.fair) for a, f in worst if f.what.split(" (")[0] == seat]
-    counts = sorted({a.run.n_players for a, f in worst if f.what.split(" (")[0] == seat})
     big = any(f.label == "large" for _, f in worst)
+    counts = sorted({a.run.n_players for a, f in worst if f.what.split(" (")[0] == seat or not big})
     where = f"at {'-'.join(str(c) for c in (counts[0], counts[-1]) if c) if len(counts) > 1 else counts[0]} players"
     span = f"{min(ratios):.2f}" if len(ratios) == 1 or abs(max(ratios) - min(ratios)) < 0.05 else \
         f"{min(ratios):.2f}-{max(ratios):.2f}"
+    within = all(f.label in ("negligible", "small") for a, _ in worst for f in a.seat_findings())
     text = (f"{seat.lower()} wins {span}x the fair share {where}" if big else
-            f"no seat departs from the fair share by the threshold {where}")
+            f"every seat is within the threshold of the fair share {where}" if within else
+            f"no seat is shown to depart from the fair share by the threshold {where} (some need more games)")
     a0 = max(runs, key=lambda a: a.run.n_games)
     m = a0.model
     if m is not None and m.best_gap is not None:
@@ -258,7 +260,9 @@ def card_section(analyses: Sequence[RunAnalysis]) -> Section:
              f"Players: {runs_phrase([a.run.manifest for a in analyses])}."),
         Table(pd.DataFrame([_compact_row(a) for a in analyses]).fillna("n/a"),
               "Each run in win-rate points with 95% intervals: the seat furthest from the fair share, the strongest "
-              "strategy's edge over the next, and how games end. Every seat and gap follows under 'Card details'."),
+              "strategy's edge over the next, departures from seat + strategy labelled large (neighbour: the strategy "
+              "seated just before a player rather than elsewhere at the table), and how games end. Every seat and gap "
+              "follows under 'Card details'."),
     ]
     blocks += [f"**{a.run.label}**: {design_sentence(a)}" for a in analyses if a.design.status == "failed"]
     return Section("Balance card", blocks)

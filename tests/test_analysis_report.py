@@ -213,3 +213,15 @@ def test_a_seven_run_card_fits_one_screen():
     tables = [b for b in card.blocks if hasattr(b, "frame")]
     assert len(tables) == 1 and len(tables[0].frame) == 7
     assert card_lines(card) <= CARD_BUDGET_LINES, card_lines(card)
+
+
+def test_a_fair_game_takeaway_spans_every_player_count():
+    """Issue 21 item 14: with no seat effect at 3 and 7 players (the known answer) the takeaway says every seat is
+    within the threshold at 3-7 players, not only at the player counts where the largest estimate happened to sit."""
+    from analysis.card import analyse, takeaway
+    from tests.test_analysis_synth import make_run
+
+    runs = [make_run("bus", n_players=n, n_games=20000, strategies=["a", "b", "c", "d", "e", "f", "g"], seed=40 + n)
+            for n in (3, 7)]
+    text = takeaway([analyse(r) for r in runs])
+    assert text.startswith("**bus: every seat is within the threshold of the fair share at 3-7 players"), text
