@@ -20,9 +20,6 @@ from analysis.sections import Plot, Section, Table, ci, turn_order
 from analysis.verdicts import Finding, Threshold, finding, parse_min_effect
 
 REPLAY_EXAMPLES = 3
-MIN_PIVOTAL = 30
-"""A seat's equalising handicap is identified only when at least this many games change hands within one point
-of it; fewer, and the interval is set by a handful of near-ties."""
 
 
 @dataclass
@@ -113,42 +110,49 @@ def _headline_row(a: RunAnalysis) -> dict:
         for key, what in (("interaction", "seat x strategy"), ("neighbour", "neighbour")):
             diag = getattr(m, key)
             if diag.get("identified"):
-                f = diag["largest"]
-                short = f.what.replace(" beyond seat + strategy", "").replace(" (rather than elsewhere at the table)", "")
-                flags.append(f"{what}: {short} {f.estimate:+.1f} {f.label}")
+                flags.append(f"{what}: {_short(diag['largest'])} {diag['largest'].label}")
         row["largest departures from the model"] = " · ".join(flags) or "none estimable"
     row["design"] = "one player" if a.run.n_players == 1 else a.design.status
     return row
 
 
-def degenerate(run: Run) -> tuple[pd.Series, dict]:
-    """Games without a winner, timeouts and all-zero scores (degenerate), and shared victories (a tie the rules
-    leave standing: a rule outcome, counted apart); the example games and one table row."""
-    g, p = run.games, run.players
-    n = run.n_players
+def _flags(run: Run) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per game in game order: timeout, no winner, every score 0, and several winners (a shared victory)."""
+    p, n = run.players, run.n_players
     ordered = p.sort_values(["game_index", "seat"])
     zero = ordered["score"].to_numpy().reshape(-1, n).max(axis=1) <= 0
     winners = (ordered["win_share"].to_numpy(float).reshape(-1, n) > 0).sum(axis=1)
-    timeout = g.sort_values("game_index")["end_reason"].astype(str).str.contains("timeout").to_numpy()
-    flag = (winners == 0) | timeout | zero
-    k, shared = int(flag.sum()), int((winners > 1).sum())
+    timeout = run.games.sort_values("game_index")["end_reason"].astype(str).str.contains("timeout").to_numpy()
+    return timeout, winners == 0, zero, winners > 1
+
+
+def degenerate(run: Run) -> tuple[pd.Series, dict]:
+    """Games without a winner, timeouts and all-zero scores (degenerate), and shared victories (a tie the rules
+    leave standing: a rule outcome, counted apart); the example games and one table row."""
+    timeout, none, zero, several = _flags(run)
+    flag = timeout | none | zero
+    k, shared = int(flag.sum()), int(several.sum())
     lo, hi = stats.wilson(k, run.n_games)
     slo, shi = stats.wilson(shared, run.n_games)
     row = {"run": run.label, "degenerate games [95% CI]": f"{k:,}: {ci(k / run.n_games, float(lo), float(hi), digits=2)}",
-           "timeouts / no winner / every score 0": f"{int(timeout.sum()):,} / {int((winners == 0).sum()):,} / {int(zero.sum()):,}",
+           "timeouts / no winner / every score 0": f"{int(timeout.sum()):,} / {int(none.sum()):,} / {int(zero.sum()):,}",
            "shared victories (a rule outcome) [95% CI]": f"{shared:,}: {ci(shared / run.n_games, float(slo), float(shi), digits=2)}"}
-    return g.sort_values("game_index").loc[flag, "game_index"].head(REPLAY_EXAMPLES), row
+    return run.games.sort_values("game_index").loc[flag, "game_index"].head(REPLAY_EXAMPLES), row
 
 
-def replay_command(run: Run, game_index: int) -> str:
-    """The `playtest replay` command that prints game ``game_index`` of this run turn by turn."""
+def study_args(run: Run) -> str:
+    """The command-line study of ``run``: players, seed, who plays and how they sit, and its --set overrides."""
     m = run.manifest
     seating = m.get("seating") or ("cyclic (an old run: replay it with the version that made it)" if m.get("rotate") else "fixed")
     sets = "".join(f" --set {o}" for o in m.get("overrides") or [])
     who = ("--population POPULATION.json" if m.get("population")
            else f"--strategies {','.join(run.lineup)} --seating {seating}")
-    return (f"playtest replay {run.game} --players {run.n_players} --seed {m.get('seed', 0)} "
-            f"{who}{sets} --game-index {int(game_index)}")
+    return f"--players {run.n_players} --seed {m.get('seed', 0)} {who}{sets}"
+
+
+def replay_command(run: Run, game_index: int) -> str:
+    """The `playtest replay` command that prints game ``game_index`` of this run turn by turn."""
+    return f"playtest replay {run.game} {study_args(run)} --game-index {int(game_index)}"
 
 
 def length_and_ends(run: Run, shown: float = 0.005) -> dict:
@@ -161,20 +165,6 @@ def length_and_ends(run: Run, shown: float = 0.005) -> dict:
     return {"run": run.label, "median rounds (90% range)": f"{rounds['median']:g} ({rounds['p5']:g}-{rounds['p95']:g})",
             "mean rounds [95% CI]": ci(rounds["mean"], rounds["mean_lo"], rounds["mean_hi"], percent=False, digits=2),
             "end reasons [95% CI]": text + (f"; other {stats.pct(rest, 2)}" if rest > 0 else "")}
-
-
-def _handicap_row(a: RunAnalysis) -> dict | None:
-    h = a.handicap
-    if h is None:
-        return None
-    alone = " · ".join(f"{r.seat + 1}: not identified ({r.pivotal:,} games within a point)"
-                       if r.pivotal < MIN_PIVOTAL else
-                       f"{r.seat + 1}: {r.handicap:+.1f} [{r.lo:+.1f}, {r.hi:+.1f}]" if np.isfinite(r.lo)
-                       else f"{r.seat + 1}: n/a" for r in h.itertuples())
-    joint = " · ".join(f"{r.seat + 1}: {int(r.joint):+d}" for r in h.itertuples())
-    rates = ", ".join(f"{100 * x:.1f}" for x in h["joint_rate"])
-    return {"run": a.run.label, "points that equalise each seat alone [95% CI]": alone,
-            "whole-point handicap for all seats": joint, "seat win rates with it (%)": rates}
 
 
 def takeaway(analyses: Sequence[RunAnalysis]) -> str:
@@ -190,13 +180,15 @@ def takeaway(analyses: Sequence[RunAnalysis]) -> str:
         worst.append((a, f))
     seat = max(worst, key=lambda af: abs(af[1].estimate))[1].what.split(" (")[0]
     ratios = [1 + f.estimate / (100 * a.fair) for a, f in worst if f.what.split(" (")[0] == seat]
-    counts = sorted({a.run.n_players for a, f in worst if f.what.split(" (")[0] == seat})
     big = any(f.label == "large" for _, f in worst)
+    counts = sorted({a.run.n_players for a, f in worst if f.what.split(" (")[0] == seat or not big})
     where = f"at {'-'.join(str(c) for c in (counts[0], counts[-1]) if c) if len(counts) > 1 else counts[0]} players"
     span = f"{min(ratios):.2f}" if len(ratios) == 1 or abs(max(ratios) - min(ratios)) < 0.05 else \
         f"{min(ratios):.2f}-{max(ratios):.2f}"
+    within = all(f.label in ("negligible", "small") for a, _ in worst for f in a.seat_findings())
     text = (f"{seat.lower()} wins {span}x the fair share {where}" if big else
-            f"no seat departs from the fair share by the threshold {where}")
+            f"every seat is within the threshold of the fair share {where}" if within else
+            f"no seat is shown to depart from the fair share by the threshold {where} (some need more games)")
     a0 = max(runs, key=lambda a: a.run.n_games)
     m = a0.model
     if m is not None and m.best_gap is not None:
@@ -208,45 +200,87 @@ def takeaway(analyses: Sequence[RunAnalysis]) -> str:
     return f"**{title}: {text}.**"
 
 
+def _compact_row(a: RunAnalysis) -> dict:
+    """One run in one table row of the card: its largest seat effect, the strongest strategy's edge, any departure
+    from seat + strategy labelled large, how games end, and the design (the details follow the card)."""
+    row = {"run": a.run.label}
+    seat = "seat furthest from fair (pts)"
+    if a.run.n_players == 1:
+        row[seat] = "one player: no seats"
+    elif a.design.status == "confounded":
+        row[seat] = "confounded with strategy (fixed seating)"
+    else:
+        found = a.seat_findings()
+        top = max(found, key=lambda f: abs(f.estimate))
+        rest = sorted({f.label for f in found if f is not top})
+        row[seat] = (f"{top.what.split(' (')[0].lower()} {top.interval().replace(' pts', '')} {top.label}"
+                     + (f"; others {'/'.join(rest)}" if rest else ""))
+    m = a.model
+    if m is not None and m.best_gap is not None:
+        g = m.best_gap
+        row["strongest (pts over the next)"] = f"{g.what.split(' minus ')[0]} {g.interval().replace(' pts', '')} {g.label}"
+        flags = [f"{what}: {_short(getattr(m, key)['largest'])}" for key, what in
+                 (("interaction", "seat x strategy"), ("neighbour", "neighbour"))
+                 if getattr(m, key).get("identified") and getattr(m, key)["largest"].label == "large"]
+        row["large beyond seat + strategy"] = " · ".join(flags) or "none"
+    row["how games end (%) [95% CI]"] = _ends_cell(a.run)
+    row["design"] = "one player" if a.run.n_players == 1 else a.design.status
+    return row
+
+
+def _short(f: Finding) -> str:
+    """A departure from seat + strategy as a cell: what and its estimate (the estimand is in the caption)."""
+    what = f.what.replace(" beyond seat + strategy", "").replace(" (rather than elsewhere at the table)", "")
+    return f"{what} {f.estimate:+.1f}"
+
+
+def _ends_cell(run: Run, shown: int = 2) -> str:
+    """The ``shown`` commonest end reasons with their intervals (the rest summed), and the degenerate games."""
+    ends = stats.proportion_table(run.games["end_reason"].astype(str)).sort_values("share", ascending=False)
+    text = " · ".join(f"{k} {100 * r['share']:.0f}% [{100 * r['lo']:.0f}, {100 * r['hi']:.0f}]"
+                      for k, r in ends.head(shown).iterrows())
+    rest = float(ends["share"].iloc[shown:].sum())
+    timeout, none, zero, _ = _flags(run)
+    k = int((timeout | none | zero).sum())
+    return text + (f" · other {100 * rest:.0f}%" if len(ends) > shown else "") + f"; {k:,} degenerate"
+
+
 def card_section(analyses: Sequence[RunAnalysis]) -> Section:
-    """The balance card for one or several runs (e.g. 3, 4 and 5 players): one screen."""
+    """The balance card for one or several runs (e.g. 3, 4 and 5 players): one screen at 1280x1000, one table row
+    per run; the details (every seat, both gaps, lengths, end reasons, degenerate games) follow in
+    ``card_details_section``."""
     thresholds = sorted({f"{a.threshold:.3g}" for a in analyses})
     blocks: list = [
         takeaway(analyses),
         f"Labels against {' / '.join(thresholds)} pts of win rate (--min-effect), from the 90% interval: **large** = "
-        "beyond it; **about the threshold** = precise and straddling it; **small** = real, inside it; **negligible** "
-        "= shown inside it; **inconclusive** = more games needed. Seats adjusted for strategy, strategies for seat.",
+        "beyond it · **about the threshold** = precise, straddling it · **small** = real, inside it · **negligible** "
+        "= shown inside it · **inconclusive** = more games needed. Seats adjusted for strategy, strategies for seat.",
         Plot("seat_ratio", plots.seat_ratio(analyses, turn_order(analyses[0].run.game)),
              "Seat win rate as a multiple of the fair share (1 = fair), 95% intervals; shaded: ± each run's threshold. "
              f"Players: {runs_phrase([a.run.manifest for a in analyses])}."),
+        Table(pd.DataFrame([_compact_row(a) for a in analyses]).fillna("n/a"),
+              "Each run in win-rate points with 95% intervals: the seat furthest from the fair share, the strongest "
+              "strategy's edge over the next, departures from seat + strategy labelled large (neighbour: the strategy "
+              "seated just before a player rather than elsewhere at the table), and how games end. Every seat and gap "
+              "follows under 'Card details'."),
+    ]
+    blocks += [f"**{a.run.label}**: {design_sentence(a)}" for a in analyses if a.design.status == "failed"]
+    return Section("Balance card", blocks)
+
+
+def card_details_section(analyses: Sequence[RunAnalysis]) -> Section:
+    """What the card sums up, run by run: every seat, both strategy gaps, the largest departures from the model,
+    game length, end reasons, degenerate games and a replay command for one."""
+    blocks: list = [
         Table(pd.DataFrame([_headline_row(a) for a in analyses]).fillna("n/a"),
               "Headline findings in win-rate points (seat: effect and label; gaps with 95% intervals; neighbour: the "
               "strategy seated just before a player rather than elsewhere at the table)."),
         Table(pd.DataFrame([length_and_ends(a.run) | degenerate(a.run)[1] for a in analyses]),
               "Game length, how games end, and degenerate games (timeouts, no winner, every score 0)."),
     ]
-    for a in analyses:
-        if a.design.status == "failed":
-            blocks.append(f"**{a.run.label}**: {design_sentence(a)}")
     replays = [(a, degenerate(a.run)[0]) for a in analyses]
     replays = [(a, ex) for a, ex in replays if len(ex)]
     if replays:
         a, ex = replays[0]
         blocks.append(f"Replay a degenerate game ({a.run.label}): `{replay_command(a.run, ex.iloc[0])}`")
-    return Section("Balance card", blocks)
-
-
-def compensation_section(analyses: Sequence[RunAnalysis]) -> Section | None:
-    """The points handicap per seat (item of the card until it outgrew one screen): a static re-scoring."""
-    rows = [r for r in (_handicap_row(a) for a in analyses) if r]
-    if not rows:
-        return None
-    return Section("Compensation", [
-        "A static re-scoring: each seat's logged final score is moved by a handicap and the games re-ranked "
-        "(ties fall back to the game's tie-breaks). Strategies do not react to the bonus, so this is a first guess "
-        "to verify by simulation with the bonus in the rules, not a measured fix. A seat whose handicap rests on "
-        "few games decided by that few points is 'not identified' (e.g. a race to a target, where final margins "
-        "rarely come near 0).",
-        Table(pd.DataFrame(rows), "Points added to a seat's final score (negative = a penalty) that would bring it to "
-                                  "the fair share alone, with a bootstrap 95% interval, and a whole-point handicap "
-                                  "for all seats at once with the win rates it gives.")])
+    return Section("Card details", blocks)

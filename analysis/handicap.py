@@ -17,6 +17,14 @@ JOINT_GAMES = 50_000
 """Games the whole-point search for all seats uses (a whole point moves a seat far more than their noise)."""
 
 
+def _matrices(players: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """[games, seats] score, rank and win share, games in index order."""
+    n = int(players["seat"].max()) + 1
+    p = players.sort_values(["game_index", "seat"], kind="stable")
+    return (p["score"].to_numpy(np.int64).reshape(-1, n), p["rank"].to_numpy(np.int64).reshape(-1, n),
+            p["win_share"].to_numpy(float).reshape(-1, n))
+
+
 def _shares(score: np.ndarray, rank: np.ndarray, decided: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """[games, seats] win shares when each seat scores ``offsets`` more (ties broken by the logged ranks)."""
     key = (score + offsets[None, :]) * (rank.shape[1] + 2) - rank
@@ -50,11 +58,8 @@ def seat_handicaps(players: pd.DataFrame, max_games: int = 200_000, n_boot: int 
 
     Uses the first ``max_games`` games (games are independent draws, so any subset is a fair sample).
     """
-    n = int(players["seat"].max()) + 1
-    p = players.sort_values(["game_index", "seat"], kind="stable")
-    score = p["score"].to_numpy(np.int64).reshape(-1, n)[:max_games]
-    rank = p["rank"].to_numpy(np.int64).reshape(-1, n)[:max_games]
-    won = p["win_share"].to_numpy(float).reshape(-1, n)[:max_games]
+    score, rank, won = (x[:max_games] for x in _matrices(players))
+    n = score.shape[1]
     decided = won.sum(axis=1) > 0
     g = len(score)
     weights = np.random.default_rng(seed).poisson(1.0, size=(n_boot, g)).astype(float)
@@ -99,3 +104,10 @@ def _joint(score: np.ndarray, rank: np.ndarray, decided: np.ndarray, fair: float
                     best, gap = h, miss
             offsets[s] = best
     return offsets.astype(int), _shares(score, rank, decided, offsets).mean(axis=0)
+
+
+def rescored_shares(players: pd.DataFrame, offsets: np.ndarray) -> np.ndarray:
+    """[games, seats] win shares, games in index order, when each seat's logged score moves by ``offsets`` (the
+    static re-scoring a seat bonus predicts if no one plays differently)."""
+    score, rank, won = _matrices(players)
+    return _shares(score, rank, won.sum(axis=1) > 0, np.asarray(offsets, float))

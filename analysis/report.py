@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from analysis import models, plots, stats
-from analysis.card import RunAnalysis, analyse, card_section, compensation_section, design_sentence, seat_verdict
+from analysis.card import RunAnalysis, analyse, card_details_section, card_section, design_sentence, seat_verdict
+from analysis.compensation import compensation_section
 from analysis.load import Run, load_run
 from analysis.metrics import until_ci_note
 from analysis.players import runs_phrase
@@ -253,7 +254,7 @@ def seat_differences(analyses: Sequence[RunAnalysis]) -> list:
 def build_sections(runs: Sequence[Run], min_effect: str = DEFAULT_MIN_EFFECT) -> list[Section]:
     """The balance card, the comparison (several runs), then each run's standard and game sections."""
     analyses = [analyse(r, min_effect) for r in runs]
-    out: list[Section] = [card_section(analyses)]
+    out: list[Section] = [card_section(analyses), card_details_section(analyses)]
     compensation = compensation_section(analyses)
     out += [compensation] if compensation is not None else []
     if len(runs) > 1:
@@ -285,6 +286,9 @@ img{max-width:100%}figure{margin:.5em 0 1.5em}figcaption{color:#555;font-size:.9
 section.card{background:#f5f8fc;padding:.2em 1.2em;border-radius:6px;border:1px solid #c9d6e8;font-size:.92em}
 section.card img{max-width:560px}section.card p{margin:.4em 0}section.card h2{margin-top:.4em}
 section.card table{margin:.3em 0 .6em}section.card figure{margin:.3em 0 .6em}
+section.balance{display:grid;grid-template-columns:1fr 500px;column-gap:1.2em;align-content:start}
+section.balance>*{grid-column:1/-1}section.balance>p{grid-column:1}
+section.balance>figure{grid-column:2;grid-row:2/span 9;align-self:start}section.balance figure img{max-width:100%}
 code{background:#eef;padding:1px 4px;border-radius:3px;font-size:.9em}"""
 
 
@@ -325,7 +329,8 @@ def write_ab_report(dir_a: Path, dir_b: Path, base: str, variant: str, out_dir: 
 
     def build() -> tuple[list[Section], str]:
         section, line = ab_section(runs[0], runs[1], base, variant, min_effect)
-        return [section, card_section([analyse(r, min_effect) for r in runs])] + comparison_sections(runs), line
+        analyses = [analyse(r, min_effect) for r in runs]
+        return [section, card_section(analyses), card_details_section(analyses)] + comparison_sections(runs), line
 
     (sections, line), ledger = fdr(build)
     title = f"{runs[0].title} A/B: {base} vs {variant}"
@@ -353,14 +358,15 @@ def _write(runs: Sequence[Run], sections: list[Section], title: str, out_dir: st
     out.mkdir(parents=True, exist_ok=True)
     total = sum(r.n_games for r in runs)
     who = f"Players: {runs_phrase([r.manifest for r in runs])}."
-    md = [f"# {title}", "", f"{len(runs)} run(s), {total:,} games in all: " + ", ".join(labels) + ".", "", who, ""]
+    listed = "each listed in the card" if len(runs) > 2 else ", ".join(labels)
+    md = [f"# {title}", "", f"{len(runs)} run(s), {total:,} games in all: {listed}.", "", who, ""]
     body = [f"<h1>{html.escape(title)}</h1>",
-            f"<p>{len(runs)} run(s), {total:,} games in all: {html.escape(', '.join(labels))}.</p>",
+            f"<p>{len(runs)} run(s), {total:,} games in all: {html.escape(listed)}.</p>",
             f"<p><strong>{html.escape(who)}</strong></p>"]
     used: set[str] = set()
     for si, sec in enumerate(sections):
         md += [f"## {sec.title}", ""]
-        cls = ' class="card"' if sec.title in ("Balance card", "A/B: what the variant changes") else ""
+        cls = {"Balance card": ' class="card balance"', "A/B: what the variant changes": ' class="card"'}.get(sec.title, "")
         body.append(f"<section{cls}><h2>{html.escape(sec.title)}</h2>")
         for block in sec.blocks:
             if isinstance(block, str):

@@ -168,7 +168,7 @@ def _table(rows: MetricRows, sweep: SweepRuns) -> pd.DataFrame:
 
 
 def sample_size_advice(rows: MetricRows) -> str:
-    """The games per variant that give every variant an 80% chance of the right label: a true change of twice the
+    """The games per variant that give each variant an 80% chance of the right label: a true change of twice the
     threshold labelled large, no change labelled negligible; sized on the variant whose paired differences spread
     most (a median over the variants would promise too much for the others), with and without the pairing."""
     pairs = [p for p in rows.paired if p is not None]
@@ -182,9 +182,10 @@ def sample_size_advice(rows: MetricRows) -> str:
         paired, alone = worst.games_for(effect, t, want), worst.games_for(effect, t, want, paired=False)
         cells.append(f"a true change of {effect:.3g} {unit} labelled {name}: {paired:,} games per variant"
                      + (f" (without common random numbers {alone:,})" if alone and alone > paired else ""))
-    return (f"Sample size, for an 80% chance that every variant gets the right label against the {t:.3g}-{unit} "
+    return (f"Sample size, for an 80% chance that each variant gets the right label against the {t:.3g}-{unit} "
             f"threshold (sized on the variant whose paired differences spread most, {worst.sd_paired:.3g} {unit} per "
-            f"game; {worst.n_games:,} games played): " + "; ".join(cells) + ".")
+            f"game; {worst.n_games:,} games played): " + "; ".join(cells) + ". Each label's test at 5%: where the "
+            "report's Benjamini-Hochberg cut-off is lower, allow more.")
 
 
 def sweep_sections(sweep: SweepRuns, min_effect: str = DEFAULT_MIN_EFFECT) -> list[Section]:

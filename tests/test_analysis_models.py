@@ -305,7 +305,7 @@ def test_a_handicap_that_rests_on_a_few_near_ties_is_not_identified():
     """Issue 21 item 10: a race to a target, where the winner leads by 20 points or more in every game but 2: no
     handicap of a few points changes more than a couple of results, so seat 2's compensation is 'not identified'
     rather than an interval built on 2 games; with close games the same seat's handicap is identified."""
-    from analysis.card import MIN_PIVOTAL
+    from analysis.compensation import MIN_PIVOTAL
 
     rng = np.random.default_rng(56)
     g, n = 20000, 4

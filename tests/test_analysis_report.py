@@ -30,7 +30,7 @@ def test_single_run_report_files_and_embedded_images(tmp_path):
     assert "| sea-adv (4p, 2,000 games) | 1: +" in card and "| passed |" in card
     assert "00-balance-card-seat_ratio.png" in card and "Compensation" in card and "pts" in card
     assert "Starting-market advantage" in md and "Pirate impact" in md and "Gold curve" in md
-    assert "Seat 1 (first player) +" in html and 'class="card"' in html and "Design check passed" in md
+    assert "Seat 1 (first player) +" in html and 'class="card balance"' in html and "Design check passed" in md
 
 
 def test_rewritten_report_keeps_only_its_own_figures(tmp_path):
@@ -163,5 +163,65 @@ def test_report_opens_with_a_takeaway_and_the_card_is_compact():
     m = re.match(r"\*\*bus: seat 1 wins (\d\.\d\d)-(\d\.\d\d)x the fair share at 3-5 players", first)
     assert m and abs(float(m.group(1)) - 1.5) < 0.04 and abs(float(m.group(2)) - 5 / 3) < 0.04, first
     tables = [b for b in card.blocks if hasattr(b, "frame")]
-    assert len(tables) == 2 and not any("handicap" in " ".join(t.frame.columns) for t in tables)
+    assert len(tables) == 1 and not any("handicap" in " ".join(t.frame.columns) for t in tables)
     assert not any(isinstance(b, str) and "are degenerate" in b for b in card.blocks)
+
+
+CARD_LINE_CHARS = 150
+"""Characters in one line of the card at 1280 px (the page is 1,100 px wide, the card's text ~0.9 em of 16 px)."""
+CARD_LINE_PX = 20
+CARD_BUDGET_LINES = 42
+"""A 1000-px screen less the page's title, run line and players line (~150 px) leaves ~850 px: 42 lines of 20 px."""
+
+
+def card_lines(card) -> float:
+    """The card's height in text lines, as if stacked at full width (an upper bound on the rendered layout, which
+    sets the chart beside the paragraphs): each paragraph's wrapped lines, the chart's height shown 500-560 px wide,
+    and for each table its caption, a header line and each row's cells wrapped together."""
+    lines = 0.0
+    for b in card.blocks:
+        if isinstance(b, str):
+            lines += -(-len(b) // CARD_LINE_CHARS)
+        elif hasattr(b, "figure"):
+            w, h = b.figure.get_size_inches()
+            lines += 560 * h / w / CARD_LINE_PX + -(-len(b.caption) // CARD_LINE_CHARS)
+        else:
+            lines += -(-len(b.caption) // CARD_LINE_CHARS) + 1
+            lines += sum(-(-sum(len(str(c)) + 3 for c in row) // CARD_LINE_CHARS) for row in b.frame.itertuples(index=False))
+    return lines
+
+
+def test_a_seven_run_card_fits_one_screen():
+    """Issue 21 item 14: the 7 Wonders report compares 7 runs (3, 4, 5, 7 players; base game and two perturbed data
+    sets). Its card keeps one table row per run and stays within the line budget of a 1280x1000 screen (the
+    screenshot of the real report checks the layout; this guards the content): the card that listed every seat and
+    a second table of lengths per run took 66 lines."""
+    from analysis.card import analyse, card_section
+    from analysis.report import state_tests
+    from analysis.verdicts import fdr
+    from tests.test_analysis_synth import make_run
+
+    pool = ["military", "science", "civic", "commerce", "wonder", "babel"]
+    runs = []
+    for i, (n, tail) in enumerate(zip((4, 3, 5, 7, 4, 4, 4), ("", "", "", "", "-base", "-minus", "-plus"))):
+        r = make_run("bus", n_players=n, n_games=1500, strategies=pool + (["wonder"] if n == 7 else []),
+                     seat_weights=[1.5] + [1] * (n - 1), seed=5 + i)
+        r.run_dir = r.run_dir.with_name(f"demo-seven_wonders-{n}p{tail}")
+        runs.append(r)
+    sections, ledger = fdr(lambda: [card_section([analyse(r) for r in runs])])
+    card = state_tests(sections, ledger)[0]
+    tables = [b for b in card.blocks if hasattr(b, "frame")]
+    assert len(tables) == 1 and len(tables[0].frame) == 7
+    assert card_lines(card) <= CARD_BUDGET_LINES, card_lines(card)
+
+
+def test_a_fair_game_takeaway_spans_every_player_count():
+    """Issue 21 item 14: with no seat effect at 3 and 7 players (the known answer) the takeaway says every seat is
+    within the threshold at 3-7 players, not only at the player counts where the largest estimate happened to sit."""
+    from analysis.card import analyse, takeaway
+    from tests.test_analysis_synth import make_run
+
+    runs = [make_run("bus", n_players=n, n_games=20000, strategies=["a", "b", "c", "d", "e", "f", "g"], seed=40 + n)
+            for n in (3, 7)]
+    text = takeaway([analyse(r) for r in runs])
+    assert text.startswith("**bus: every seat is within the threshold of the fair share at 3-7 players"), text

@@ -102,7 +102,7 @@ def test_sweep_report_pairs_each_variant_with_the_baseline(bus_sweep, tmp_path):
     path, line = write_sweep_report(bus_sweep, tmp_path / "report")
     assert line.startswith("Conclusion: varying clock_gems_3p / clock_gems_45p (baseline clock_gems_3p=4, clock_gems_45p=5)")
     md = (tmp_path / "report" / "report.md").read_text()
-    assert "minus baseline, paired" in md and "Sample size, for an 80% chance that every variant gets the right label" in md
+    assert "minus baseline, paired" in md and "Sample size, for an 80% chance that each variant gets the right label" in md
     assert len(list((tmp_path / "report").glob("*.png"))) >= 3
     sweep = load_sweep(bus_sweep)
     sections = sweep_sections(sweep)

@@ -1,0 +1,104 @@
+"""The report's compensation section (issue 21 item 10): a static re-scoring, the seat-bonus rules field that
+implements it (BUS-SEAT-1 seatK_points, ST-SEAT-1 seatK_gold), the commands that verify it, and the paired
+verification when the report holds the run with the bonus."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from analysis.card import analyse
+from analysis.compensation import compensation_section, seat_fields
+from analysis.load import Run
+from tests.test_analysis_synth import make_run
+
+
+def _close_run(n_games: int = 6000, seed: int = 3) -> Run:
+    """Bus-shaped logs where seat 1 scores 3 points more on average and scores are close (0-29 plus the edge), so a
+    points handicap is identified; ranks break score ties by seat."""
+    run = make_run("bus", n_players=4, n_games=n_games, strategies=["a", "b", "c", "d"], seed=seed)
+    rng = np.random.default_rng(seed)
+    score = rng.integers(0, 30, size=(n_games, 4)) + np.array([3, 0, 0, 0])
+    return _with_scores(run, score, np.tile(np.arange(4), (n_games, 1)))
+
+
+def _with_scores(run: Run, score: np.ndarray, tie: np.ndarray, name: str | None = None, rules: dict | None = None) -> Run:
+    """``run`` with new final scores (ties broken by ``tie``, lower first), ranks and win shares."""
+    order = np.lexsort((tie, -score), axis=1)
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(1, score.shape[1] + 1)[None, :].repeat(len(score), 0), axis=1)
+    p = run.players.sort_values(["game_index", "seat"]).copy()
+    p["score"], p["rank"] = score.ravel(), rank.ravel()
+    p["won"] = (rank == 1).astype(np.int64).ravel()
+    p["win_share"] = p["won"].astype(float)
+    manifest = dict(run.manifest, rules={**run.manifest["rules"], **(rules or {})})
+    return replace(run, run_dir=Path(name) if name else run.run_dir, manifest=manifest, players=p)
+
+
+def _text(section) -> str:
+    return " ".join(b if isinstance(b, str) else b.frame.to_string() for b in section.blocks)
+
+
+def test_bus_handicap_names_its_rules_setting_and_the_paired_commands_that_verify_it():
+    """BUS-SEAT-1: seat 1's 3-point edge gives whole-point handicaps the rules can carry (seatK_points = the joint
+    handicap); the section says the re-scoring is static and prints the run and report commands on the run's own
+    seed, seats and game count."""
+    a = analyse(_close_run())
+    assert sorted(f.name for f in seat_fields("bus").values()) == [f"seat{k}_points" for k in range(2, 6)]
+    text = _text(compensation_section([a]))
+    joint = a.handicap["joint"].astype(int).tolist()
+    assert joint[0] == 0 and all(2 <= j <= 4 for j in joint[1:]), joint
+    sets = " ".join(f"--set seat{k + 1}_points={j}" for k, j in enumerate(joint) if k)
+    assert "static re-scoring" in text.lower() and "do not react" in text
+    assert (f"`playtest run bus --players 4 --seed 1 --strategies a,b,c,d --seating random {sets} --games 6000 "
+            f"--out synthetic-bus-4p-compensated` then `playtest report synthetic-bus-4p synthetic-bus-4p-compensated`"
+            ) in text
+
+
+def test_a_race_without_near_ties_is_not_identified_and_points_to_the_balance_search():
+    """ST-SEAT-1: in a race (the winner leads by 6 or more in every synthetic Sea Trade game) no handicap is
+    identified, so no seatK_gold value is suggested; the section names the search over seat2_gold..seat4_gold."""
+    a = analyse(make_run("sea_trade", n_players=4, n_games=3000, seed=4))
+    text = _text(compensation_section([a]))
+    assert "not identified" in text and "--set seat2_gold" not in text
+    assert "`playtest balance sea_trade --players 4 --seed 1" in text
+    assert "--vary seat2_gold --vary seat3_gold --vary seat4_gold --budget" in text and "seat5_gold" not in text
+
+
+def test_verification_pairs_the_run_with_the_bonus_and_measures_how_far_play_reacted():
+    """Known answers. A run with seatK_points whose games are the first run's re-scored by the bonus (nobody plays
+    differently) shows every seat's simulated minus predicted win rate exactly 0, negligible; one where seat 1
+    also takes 10% of the other games (play reacted) shows seat 1 about +7.5 pts above the prediction, large."""
+    base = _close_run()
+    a = analyse(base)
+    joint = a.handicap["joint"].to_numpy(int)
+    p = base.players.sort_values(["game_index", "seat"])
+    score, rank = p["score"].to_numpy().reshape(-1, 4), p["rank"].to_numpy().reshape(-1, 4)
+    rules = {f"seat{k + 1}_points": int(j) for k, j in enumerate(joint) if k}
+    static = _with_scores(base, score + joint, rank, "bus-4p-compensated", rules)
+    section = compensation_section([a, analyse(static)])
+    table = [b for b in section.blocks if not isinstance(b, str)][-1].frame
+    gap = table["simulated minus predicted, paired [95% CI]"]
+    assert (gap == "+0.0 pts [+0.0, +0.0] negligible").all(), gap
+    assert "Verification by simulation: bus-4p-compensated" in _text(section)
+
+    rng = np.random.default_rng(9)
+    shifted = (score + joint).copy()
+    steal = rng.random(len(score)) < 0.10
+    shifted[steal, 0] = shifted[steal].max(axis=1) + 1
+    reacted = _with_scores(base, shifted, rank, "bus-4p-compensated", rules)
+    table = [b for b in compensation_section([a, analyse(reacted)]).blocks if not isinstance(b, str)][-1].frame
+    est = float(table["simulated minus predicted, paired [95% CI]"].iloc[0].split()[0])
+    assert 6.0 < est < 9.0 and table["simulated minus predicted, paired [95% CI]"].iloc[0].endswith("large")
+
+
+def test_a_run_that_differs_by_more_than_the_bonus_is_not_a_verification():
+    """Only a run of the same games whose rules differ by the seat fields alone is paired as the verification."""
+    base = _close_run(n_games=3000)
+    p = base.players.sort_values(["game_index", "seat"])
+    other = _with_scores(base, p["score"].to_numpy().reshape(-1, 4), p["rank"].to_numpy().reshape(-1, 4),
+                         "bus-4p-other", {"seat2_points": 2, "cubes": 18})
+    text = _text(compensation_section([analyse(base), analyse(other)]))
+    assert "Verification by simulation" not in text
