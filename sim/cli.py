@@ -9,12 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import traceback
 from pathlib import Path
 from typing import Sequence
 
 from sim.core.errors import PlaytestError
 from sim.core.fields import declared
-from sim.core.spec import game_names, get_game
+from sim.core.spec import broken_games, game_names, get_game
 from sim.study import SEATINGS, Mixture
 
 
@@ -178,6 +179,7 @@ def _add_harden_args(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="playtest", description="Monte Carlo balance analysis for board games.")
+    parser.add_argument("--debug", action="store_true", help="on an error, show the whole traceback too")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     sub.add_parser("games", help="list the games")
@@ -249,6 +251,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     _add_ladder_parser(sub)
+    for p in sub.choices.values():  # --debug after the command too (SUPPRESS keeps the top-level value)
+        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
 
 
@@ -524,13 +528,28 @@ COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "rules": _cmd_ru
             "balance": _cmd_balance, "ladder": _cmd_ladder, "harden": _cmd_harden}
 
 
+def _warn_broken(args: argparse.Namespace) -> None:
+    """One line on stderr per game package that fails to import, unless the command names it (then it is the
+    error); with --debug, its traceback too."""
+    for package, problem in broken_games().items():
+        if getattr(args, "game", None) != package:
+            print(f"playtest: warning: {problem}", file=sys.stderr)
+            if args.debug:
+                traceback.print_exception(problem.__cause__)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
+    debug = False
     try:
         args = build_parser().parse_args(argv)
+        debug = args.debug
+        _warn_broken(args)
         COMMANDS[args.command](args)
     except PlaytestError as exc:
         print(f"playtest: error: {exc}", file=sys.stderr)
+        if debug:
+            traceback.print_exception(exc)
         return 2
     except BrokenPipeError:  # output piped into `head` and closed early: not an error
         sys.stderr.close()
