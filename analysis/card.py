@@ -6,6 +6,8 @@ points handicap that would equalise the seats.
 
 from __future__ import annotations
 
+import shlex
+
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -141,14 +143,9 @@ def degenerate(run: Run) -> tuple[pd.Series, dict]:
 
 
 def replay_command(run: Run, game_index: int) -> str:
-    """The `playtest replay` command that prints game ``game_index`` of this run turn by turn."""
-    m = run.manifest
-    seating = m.get("seating") or ("cyclic (an old run: replay it with the version that made it)" if m.get("rotate") else "fixed")
-    sets = "".join(f" --set {o}" for o in m.get("overrides") or [])
-    who = ("--population POPULATION.json" if m.get("population")
-           else f"--strategies {','.join(run.lineup)} --seating {seating}")
-    return (f"playtest replay {run.game} --players {run.n_players} --seed {m.get('seed', 0)} "
-            f"{who}{sets} --game-index {int(game_index)}")
+    """The `playtest replay` command that prints game ``game_index`` of this run turn by turn (the run directory's
+    manifest gives players, strategies, seating, seed, rules and population: exact by construction)."""
+    return f"playtest replay {shlex.quote(str(run.run_dir))} --game-index {int(game_index)}"
 
 
 def length_and_ends(run: Run, shown: float = 0.005) -> dict:
