@@ -14,6 +14,8 @@ import pytest
 
 from analysis.load import Run, load_run
 from sim.core.errors import PlaytestError
+from sim.core.records import STANDARD_GAME, STANDARD_PLAYER
+from sim.core.spec import get_game
 
 SEA_GAME = ("turns", "plunders", "storms_played", "reshuffles", "trades")
 SEA_PLAYER = ("start_market", "start_desired_dist", "gold_r10", "gold_r20", "cards_bought", "cards_sold",
@@ -42,11 +44,12 @@ def seat_pool(n_games: int, n_players: int, pool: list[str], seating: str, rng) 
 
 def make_frames(game: str, n_players: int, n_games: int, strategies: list[str], seat_weights=None,
                 strengths=None, seating: str = "random", no_winner: float = 0.0, seed: int = 0,
-                interactions=None, after=None):
+                interactions=None, after=None, own: bool = True):
     """Games and players DataFrames where the player in seat s playing strategy k wins with odds
     seat_weights[s] * strengths[k] * interactions[(k, s)] * after[strategy seated just before].
 
-    ``strategies`` is the pool (seated by ``seating``); ``after`` plants a neighbour effect.
+    ``strategies`` is the pool (seated by ``seating``); ``after`` plants a neighbour effect. The game's own
+    columns come from its record schema (``own=False``: the standard columns only, a run without them).
     """
     rng = np.random.default_rng(seed)
     seat_w = np.ones(n_players) if seat_weights is None else np.asarray(seat_weights, float)
@@ -74,18 +77,46 @@ def make_frames(game: str, n_players: int, n_games: int, strategies: list[str], 
     players = {"game_index": np.repeat(gi, n_players), "seat": np.tile(np.arange(n_players), n_games),
                "strategy": strat.ravel(), "score": score.ravel(), "rank": rank.ravel(), "won": won.ravel(),
                "win_share": share.ravel()}
-    if game == "sea_trade":
-        games["end_reason"] = np.where(decided, "win", "timeout")
-        for c in SEA_GAME:
-            games[c] = rng.integers(0, 6, size=n_games)
-        for c in SEA_PLAYER:
-            players[c] = rng.integers(0, 6, size=n_games * n_players)
-        players["max_hand"] = rng.integers(3, 20, size=n_games * n_players)
-        players["gold_r10"] = rng.integers(0, 25, size=n_games * n_players)
-    else:
-        games.update(_bus_game_columns(rng, n_games, n_players, winner_seat))
-        players.update(_bus_player_columns(rng, n_games, n_players))
+    own_games, own_players = _schema_columns(game, n_games, n_players, seed) if own else ({}, {})
+    games["end_reason"] = own_games.pop("end_reason", np.where(decided, "win", "timeout"))
+    if own and game in PLAUSIBLE:  # values the game's report sections can read as real (tests of those sections)
+        g, p = PLAUSIBLE[game](rng, n_games, n_players, decided, winner_seat)
+        own_games.update(g)
+        own_players.update(p)
+    games.update(own_games)
+    players.update(own_players)
     return pd.DataFrame(games), pd.DataFrame(players)
+
+
+def _schema_columns(game: str, n_games: int, n_players: int, seed: int) -> tuple[dict, dict]:
+    """Every own column of the game's record schema (and its end reasons), drawn at random from a stream apart
+    from the winners' (labels from the column's labels, counts 0-5)."""
+    spec = get_game(game)
+    rng = np.random.default_rng([seed, 1])
+
+    def draw(column, n: int):
+        if column.labels:
+            return np.asarray(column.labels)[rng.integers(0, len(column.labels), n)]
+        return rng.integers(0, 6, n)
+
+    end_reason = spec.game_columns[STANDARD_GAME.index("end_reason")]
+    games = {c.name: draw(c, n_games) for c in (end_reason, *spec.game_columns[len(STANDARD_GAME):])}
+    players = {c.name: draw(c, n_games * n_players) for c in spec.player_columns[len(STANDARD_PLAYER):]}
+    return games, players
+
+
+def _sea_trade_columns(rng, n_games: int, n_players: int, decided, winner_seat) -> tuple[dict, dict]:
+    games = {"end_reason": np.where(decided, "win", "timeout")}
+    for c in SEA_GAME:
+        games[c] = rng.integers(0, 6, size=n_games)
+    players = {c: rng.integers(0, 6, size=n_games * n_players) for c in SEA_PLAYER}
+    players["max_hand"] = rng.integers(3, 20, size=n_games * n_players)
+    players["gold_r10"] = rng.integers(0, 25, size=n_games * n_players)
+    return games, players
+
+
+def _bus_columns(rng, n_games: int, n_players: int, decided, winner_seat) -> tuple[dict, dict]:
+    return _bus_game_columns(rng, n_games, n_players, winner_seat), _bus_player_columns(rng, n_games, n_players)
 
 
 def _bus_game_columns(rng, n_games: int, n_players: int, winner_seat) -> dict:
@@ -122,6 +153,10 @@ def _bus_player_columns(rng, n_games: int, n_players: int) -> dict:
         limit[np.arange(n_games), rng.integers(0, n_players, n_games)] = 18
     out["stick_limit"] = limit.ravel()
     return out
+
+
+PLAUSIBLE = {"sea_trade": _sea_trade_columns, "bus": _bus_columns}
+"""Games whose report-section tests read particular columns within a real game's ranges."""
 
 
 def _write_part(path: Path, df: pd.DataFrame) -> dict:
@@ -164,7 +199,7 @@ def write_run(run_dir: Path, game: str = "sea_trade", n_players: int = 4, n_game
         parts.append({"index": i, "first_game": int(a), "n_games": int(b - a),
                       "games": _write_part(run_dir / "games" / f"part-{i:05d}.parquet", g),
                       "players": _write_part(run_dir / "players" / f"part-{i:05d}.parquet", p)})
-    manifest = {"game": game, "title": {"sea_trade": "Sea Trade", "bus": "Bus"}.get(game, game),
+    manifest = {"game": game, "title": get_game(game).title,
                 "n_players": n_players, "rules": rules or {"round_cap": 200}, "strategies": strategies, "seating": kw.get("seating", "random"),
                 "seed": 1, "n_games": n_games, "chunk_size": int(bounds[1]), "versions": {}, "git_commit": "x",
                 "timings": {"wall_s": 1.0, "games_per_s": float(n_games)}, "complete": True, "parts": parts}

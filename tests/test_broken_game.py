@@ -89,3 +89,10 @@ def test_a_kernel_typo_names_file_line_and_attribute_in_one_line(tmp_path, monke
     assert "\n" not in line
     assert line.startswith(f"{tmp_path / 'toy_kernel_typo.py'}:10: Unknown attribute 'gld' of type State ")
     assert "TypingError" in type(caught.value.__cause__).__name__  # numba's whole report stays chained (--debug)
+
+
+def test_no_package_of_this_tree_is_broken():
+    """The registry sets a broken game aside so the others work; the suite must not pass over it in silence."""
+    from sim.core.spec import broken_games
+
+    assert {name: str(problem) for name, problem in broken_games().items()} == {}

@@ -32,6 +32,6 @@ def test_sections_on_a_real_run(tmp_path):
 
 def test_sections_skip_missing_columns(tmp_path):
     """A run without the game's columns gets skip notes, never an error; the stand-in list needs no column."""
-    run = load_run(write_run(tmp_path / "s", game="circus_train", n_players=4, n_games=200))
+    run = load_run(write_run(tmp_path / "s", game="circus_train", n_players=4, n_games=200, own=False))
     for sec in S.sections(run)[1:]:
         assert any(isinstance(b, str) and b.startswith("Skipped") for b in sec.blocks), sec.title

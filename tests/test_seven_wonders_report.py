@@ -345,7 +345,7 @@ def test_sections_skip_missing_columns(tmp_path):
     """A run without the game's columns gets skip notes naming them, never an error or a silent drop."""
     from tests.test_analysis_synth import write_run
 
-    run = load_run(write_run(tmp_path / "s", game="seven_wonders", n_players=4, n_games=200))
+    run = load_run(write_run(tmp_path / "s", game="seven_wonders", n_players=4, n_games=200, own=False))
     secs = {s.title: s.blocks for s in S.sections(run, 2.0)}
     for title in ("Wonder boards and sides", "Score composition", "Economy", "Babel tiles", "Great Projects"):
         assert secs[title][0].startswith("Skipped") and len(secs[title]) == 1
