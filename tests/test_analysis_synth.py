@@ -90,14 +90,15 @@ def make_frames(game: str, n_players: int, n_games: int, strategies: list[str], 
 
 def _schema_columns(game: str, n_games: int, n_players: int, seed: int) -> tuple[dict, dict]:
     """Every own column of the game's record schema (and its end reasons), drawn at random from a stream apart
-    from the winners' (labels from the column's labels, counts 0-5)."""
+    from the winners' (labels from the column's labels, numbers 0 or 1: a valid count, flag and index of any
+    game's tables)."""
     spec = get_game(game)
     rng = np.random.default_rng([seed, 1])
 
     def draw(column, n: int):
         if column.labels:
             return np.asarray(column.labels)[rng.integers(0, len(column.labels), n)]
-        return rng.integers(0, 6, n)
+        return rng.integers(0, 2, n)
 
     end_reason = spec.game_columns[STANDARD_GAME.index("end_reason")]
     games = {c.name: draw(c, n_games) for c in (end_reason, *spec.game_columns[len(STANDARD_GAME):])}
