@@ -1,11 +1,13 @@
-# The two set-up commands: `make demo` and `make test` (each creates .venv and installs first).
+# The two set-up commands: `make demo` (a tour of every game and the main verbs, about 5 minutes) and `make test`
+# (each creates .venv and installs first). `make reports` regenerates the committed reports under reports/.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAYTEST := $(BIN)/playtest
 
-.PHONY: demo demo-sea-trade demo-bus demo-circus-train demo-seven-wonders demo-sweeps test fuzz install bench clean
+.PHONY: demo tour-pig tour-sea-trade tour-bus tour-circus-train tour-seven-wonders reports reports-sea-trade reports-bus \
+	reports-circus-train reports-seven-wonders reports-sweeps test fuzz install bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -15,28 +17,67 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-demo: demo-sea-trade demo-bus demo-circus-train demo-seven-wonders demo-sweeps
+# The tour: every game played, reported and one main verb each (sweep, ladder, A/B), two games at a time, into
+# runs/tour/ (the committed reports are not touched). Open runs/tour/<game>/report/index.html.
+TOUR := runs/tour
+demo: $(STAMP)
+	$(MAKE) --no-print-directory -j2 tour-pig tour-sea-trade tour-bus tour-circus-train tour-seven-wonders
+	@echo "tour done: open $(TOUR)/*/report/index.html (make reports regenerates reports/)"
 
-demo-sea-trade: $(STAMP)
+tour-pig: $(STAMP)
+	$(PLAYTEST) run pig --players 2 --games 20000 --seed 1 --out $(TOUR)/pig
+	$(PLAYTEST) report $(TOUR)/pig
+	$(PLAYTEST) replay pig --players 2 --seed 1 --game-index 0 > $(TOUR)/pig-game-0.txt
+
+tour-sea-trade: $(STAMP)
+	$(PLAYTEST) run sea_trade --players 4 --games 50000 --seed 1 --out $(TOUR)/sea_trade
+	$(PLAYTEST) sweep sea_trade --players 4 --games 10000 --vary win_gold=20,25,30 --seed 1 --out $(TOUR)/sea_trade-sweep
+	$(PLAYTEST) report $(TOUR)/sea_trade
+	$(PLAYTEST) report $(TOUR)/sea_trade-sweep
+
+tour-bus: $(STAMP)
+	$(PLAYTEST) run bus --players 4 --games 50000 --seed 1 --out $(TOUR)/bus
+	$(PLAYTEST) ladder bus --players 4 --base balanced,commuter,expander,builder --playouts 0,4 --games 40 --seed 1 \
+		--out $(TOUR)/bus-ladder
+	$(PLAYTEST) report $(TOUR)/bus --ladder $(TOUR)/bus-ladder
+	$(PLAYTEST) replay bus --players 4 --seed 1 --game-index 0 > $(TOUR)/bus-game-0.txt
+
+tour-circus-train: $(STAMP)
+	$(PLAYTEST) run circus_train --players 4 --games 20000 --seed 1 --out $(TOUR)/circus_train
+	$(PLAYTEST) ab circus_train --players 4 --games 5000 --base miser --variant collector --seed 1 \
+		--out $(TOUR)/circus_train-ab
+	$(PLAYTEST) report $(TOUR)/circus_train
+	$(PLAYTEST) report $(TOUR)/circus_train-ab
+
+tour-seven-wonders: $(STAMP)
+	$(PLAYTEST) run seven_wonders --players 4 --games 10000 --seed 1 --out $(TOUR)/seven_wonders
+	$(PLAYTEST) report $(TOUR)/seven_wonders
+
+# The regeneration of every committed report (about an hour on two cores).
+reports: reports-sea-trade reports-bus reports-circus-train reports-seven-wonders reports-sweeps
+
+reports-sea-trade: $(STAMP)
 	$(PLAYTEST) run sea_trade --players 4 --games 1000000 --seed 1 --out runs/demo-sea_trade-4p
 	$(PLAYTEST) ladder sea_trade --players 4 --base trader,raider,blocker,balanced --playouts 0,2,4 --games 80 \
 		--seed 1 --out runs/demo-sea_trade-ladder-4p
 	$(PLAYTEST) report runs/demo-sea_trade-4p --ladder runs/demo-sea_trade-ladder-4p --out reports/sea_trade
 
-demo-bus: $(STAMP)
+reports-bus: $(STAMP)
 	$(PLAYTEST) run bus --players 4 --games 1000000 --seed 1 --out runs/demo-bus-4p
 	$(PLAYTEST) run bus --players 3 --games 200000 --seed 1 --out runs/demo-bus-3p
 	$(PLAYTEST) run bus --players 5 --games 200000 --seed 1 --out runs/demo-bus-5p
 	$(PLAYTEST) ladder bus --players 4 --base balanced,commuter,expander,builder --playouts 0,4,16 --games 200 \
 		--seed 1 --out runs/demo-bus-ladder-4p
+	$(PLAYTEST) run bus --players 4 --games 200000 --seed 1 \
+		--population reports/harden-bus-4p/population.json --out runs/demo-bus-4p-population
 	$(PLAYTEST) report runs/demo-bus-4p runs/demo-bus-3p runs/demo-bus-5p --ladder runs/demo-bus-ladder-4p \
-		--out reports/bus
+		--strong runs/demo-bus-4p-population --out reports/bus
 
 # Circus Train: basic 2-5 players; the advanced game and one flipped decision (CT-AMB-37, the sensitivity study) on
 # the same seed as the 4-player basic run (the report pairs them game by game); solitaire with every strategy
 # (random seating draws one strategy per game).
 CT_ALL := random,showman,collector,miser,raider
-demo-circus-train: $(STAMP)
+reports-circus-train: $(STAMP)
 	$(PLAYTEST) run circus_train --players 4 --games 200000 --seed 1 --out runs/demo-circus_train-4p
 	$(PLAYTEST) run circus_train --players 4 --games 50000 --seed 1 --set advanced=true \
 		--out runs/demo-circus_train-4p-advanced
@@ -51,7 +92,7 @@ demo-circus-train: $(STAMP)
 		runs/demo-circus_train-4p-hire-fixed runs/demo-circus_train-2p runs/demo-circus_train-3p \
 		runs/demo-circus_train-5p runs/demo-circus_train-1p --out reports/circus_train
 
-demo-sweeps: $(STAMP)
+reports-sweeps: $(STAMP)
 	$(PLAYTEST) sweep bus --players 4 --games 50000 --vary clock_gems_45p=3,4,5,6 --seed 1 --out runs/demo-sweep-bus
 	$(PLAYTEST) report runs/demo-sweep-bus --out reports/sweep-bus-clock-gems
 	$(PLAYTEST) sweep sea_trade --players 4 --games 50000 --vary win_gold=20,25,30 --seed 1 --out runs/demo-sweep-sea_trade
@@ -68,7 +109,7 @@ SW_DATA := $(BIN)/python -c 'import sys; from analysis.sections.seven_wonders im
 # The base game and the perturbed runs play the 4-player run's seed and game count, so the report pairs them game
 # by game with it (a difference of two runs is then measured on the same deals, not two samples' noise).
 SW_4P_GAMES := 200000
-demo-seven-wonders: $(STAMP)
+reports-seven-wonders: $(STAMP)
 	$(SW_RUN) --players 4 --games $(SW_4P_GAMES) --out runs/demo-seven_wonders-4p
 	$(SW_RUN) --players 3 --games 30000 --out runs/demo-seven_wonders-3p
 	$(SW_RUN) --players 5 --games 30000 --out runs/demo-seven_wonders-5p
@@ -91,6 +132,7 @@ fuzz: $(STAMP)
 	FUZZ_EXAMPLES=400 FUZZ_RANDOM=1 FUZZ_ROLLOUTS=1 $(BIN)/python -m pytest tests/test_fuzz_gate.py
 
 bench: $(STAMP)
+	$(PLAYTEST) bench pig --players 2
 	$(PLAYTEST) bench sea_trade --players 4
 	$(PLAYTEST) bench bus --players 4
 	$(PLAYTEST) bench circus_train --players 4

@@ -34,7 +34,8 @@ def solve_runs(run_dirs: Sequence[Path], members: Sequence[str]) -> tuple[list[f
     x = solve(table)
     values = values_against(table, x)
     n = table.ndim
-    return [float(w) for w in x], {"games": int(len(players) // n), "solver": "open_spiel projected replicator dynamics",
+    solver = "least best-member value over the simplex (SLSQP), from replicator dynamics, uniform and pure starts"
+    return [float(w) for w in x], {"games": int(len(players) // n), "solver": solver,
                                    "best_member_gain_in_sample_pts": round(100 * (float(values.max()) - 1 / n), 3)}
 
 

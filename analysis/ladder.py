@@ -24,12 +24,12 @@ from analysis import plots
 from analysis.card import RunAnalysis, analyse
 from analysis.load import Run, load_run
 from analysis.metrics import Metric, Paired, paired_difference, parse_metric, until_ci_note
+from analysis.players import base_name, players_phrase
 from analysis.report import _write
 from analysis.sections import Plot, Section, Table
 from analysis.stats import ALPHA, POWER
 from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding
 from sim.core.errors import writable_dir
-from sim.core.policy import SHORT_ROLLOUT
 from sim.ladder import ladder_levels, read_ladder_manifest
 
 
@@ -43,12 +43,6 @@ class Level:
     @property
     def name(self) -> str:
         return "base strategies" if self.playouts == 0 else f"{self.playouts} playouts"
-
-
-def base_name(strategy: str) -> str:
-    """'expander+mc16' -> 'expander' (a base's own name is unchanged)."""
-    m = SHORT_ROLLOUT.match(strategy)
-    return m["base"] if m else strategy
 
 
 def load_ladder(root: str | Path, min_effect: str = DEFAULT_MIN_EFFECT) -> list[Level]:
@@ -267,8 +261,8 @@ def ladder_section(levels: Sequence[Level], title: str = "Strength ladder", note
     blocks: list = [
         f"The same study ({runs[0].n_players} players, {runs[0].n_games:,} games per level, pool {lineup}, the same "
         f"seeds and seating) at {len(levels)} strengths: the base strategies (0 playouts) and flat Monte Carlo over "
-        "them, every seat trying its base's top 4 options with K playouts each (`BASE+mcK`). Players: the heuristic "
-        "pool at level 0, rollouts over it above. A change between levels is the per-game paired difference (same "
+        "them, every seat trying its base's top 4 options with K playouts each (`BASE+mcK`). Players: "
+        f"{players_phrase(runs[0].manifest)} at level 0, rollouts over it above. A change between levels is the per-game paired difference (same "
         "games, seeds and seats), its 95% interval clustered by game, labelled against the threshold.",
         power(levels, found).sentence(),
         *([note] if note else []),

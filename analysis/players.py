@@ -7,6 +7,13 @@ import dataclasses
 from typing import Any, Mapping
 
 from sim.core.errors import PlaytestError
+from sim.core.policy import SHORT_ROLLOUT
+
+
+def base_name(strategy: str) -> str:
+    """'expander+mc16' -> 'expander' (a base's own name is unchanged)."""
+    m = SHORT_ROLLOUT.match(strategy)
+    return m["base"] if m else strategy
 
 
 def _weights_text(population: Mapping[str, Any]) -> str:
@@ -30,6 +37,9 @@ def players_phrase(manifest: Mapping[str, Any]) -> str:
     if population:
         focal = population.get("focal")
         text = population_phrase(population)
+        if population.get("playouts"):  # a ladder level: every seat rolls out over the base it drew
+            bases = {**population, "members": [base_name(m) for m in population["members"]]}
+            text = f"rollouts over the {population_phrase(bases)} ({population['playouts']} playouts)"
         return f"{focal} in one seat against the {text}" if focal else text
     names = list(dict.fromkeys(str(s) for s in manifest.get("strategies", [])))
     rollouts = {n: d for n, d in defs.items() if d.get("kind") == "rollout"}

@@ -299,13 +299,17 @@ def _load(run_dirs: Sequence[str | Path]) -> list[Run]:
 
 
 def write_report(run_dirs: Sequence[str | Path], out_dir: str | Path, min_effect: str = DEFAULT_MIN_EFFECT,
-                 ladders: Sequence[str | Path] = ()) -> Path:
+                 ladders: Sequence[str | Path] = (), strong: Sequence[str | Path] = ()) -> Path:
     """Load the runs, build every section, write out_dir/index.html, report.md and the PNGs; return index.html.
-    ``ladders``: strength-ladder directories (`playtest ladder`) whose sections join the report."""
+    ``ladders``: strength-ladder directories (`playtest ladder`) whose sections join the report; ``strong``: runs
+    under a population, each compared on the card with the report's run of the same game and player count."""
     from analysis.ladder import insert_ladders, ladder_sections
+    from analysis.strong import insert_strong, pair_strong
 
     runs = _load(run_dirs)
-    sections, ledger = fdr(lambda: insert_ladders(build_sections(runs, min_effect), ladder_sections(ladders, min_effect)))
+    pairs = pair_strong(runs, [load_run(d) for d in strong])
+    sections, ledger = fdr(lambda: insert_strong(insert_ladders(build_sections(runs, min_effect),
+                                                                ladder_sections(ladders, min_effect)), pairs, min_effect))
     writable_dir(out_dir)  # after the ladders are read: a bad --ladder leaves nothing behind
     title = " vs ".join(dict.fromkeys(r.title for r in runs)) + " balance report"
     return _write(runs, state_tests(sections, ledger), title, out_dir)

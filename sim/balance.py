@@ -30,7 +30,8 @@ FINALISTS = 3
 leaves."""
 FIRST_GAMES = 250
 """Games every variant plays in the race's first round (also the part size: the race grows by whole parts)."""
-OBJECTIVES = ("seats", "length=TARGET")
+OBJECTIVES = ("seats", "strategies", "length=TARGET", "end:REASON=SHARE")
+"""Objectives; several combine as constraints (every one must be met)."""
 
 Judge = Callable[[dict[str, Path], int], dict[str, dict[str, Any]]]
 """(variant name -> run directory, games to read: the first n)  =>  variant name -> {"state": "meets" | "fails" | "open", "reason": str,
@@ -42,14 +43,14 @@ class Balance:
     """A planned search: the grid (a sweep whose baseline is the rules as printed), objective and budget."""
 
     sweep: Sweep
-    objective: str
+    objectives: tuple[str, ...]
     budget: int
     min_effect: str
 
     def config(self) -> dict[str, Any]:
         """What must match for a resume."""
-        return {"kind": "balance", "objective": self.objective, "budget": self.budget, "min_effect": self.min_effect,
-                "grid": self.sweep.config()}
+        return {"kind": "balance", "objectives": list(self.objectives), "budget": self.budget,
+                "min_effect": self.min_effect, "grid": self.sweep.config()}
 
     def balance_id(self) -> str:
         digest = hashlib.sha256(json.dumps(self.config(), sort_keys=True).encode()).hexdigest()[:8]
@@ -93,20 +94,30 @@ def _parse(spec: Any, text: str) -> Any:
         raise PlaytestError(str(exc).replace("--set ", "--vary ", 1)) from None
 
 
-def check_objective(objective: str) -> None:
-    """``seats`` or ``length=TARGET`` (mean rounds, a positive number); one line otherwise."""
-    kind, sep, target = objective.partition("=")
-    try:
-        ok = objective == "seats" or (kind == "length" and sep and 0 < float(target) < float("inf"))
-    except ValueError:
-        ok = False
-    if not ok:
-        raise PlaytestError(f"--objective {objective}: use one of {', '.join(OBJECTIVES)} (e.g. length=12)")
+def check_objectives(objectives: Sequence[str], end_reasons: Sequence[str]) -> None:
+    """``seats``, ``strategies``, ``length=TARGET`` (mean rounds, positive) or ``end:REASON=SHARE`` (a known end
+    reason, SHARE in percent within 0..100), each at most once; one line otherwise."""
+    for objective in objectives:
+        kind, sep, target = objective.partition("=")
+        if kind.startswith("end:") and kind[4:] not in end_reasons:
+            raise PlaytestError(f"--objective {objective}: unknown end reason {kind[4:]!r}; the game's end reasons are "
+                                f"{', '.join(end_reasons)}")
+        try:
+            ok = objective in ("seats", "strategies") or (
+                kind == "length" and sep and 0 < float(target) < float("inf")) or (
+                kind.startswith("end:") and sep and 0 <= float(target) <= 100)
+        except ValueError:
+            ok = False
+        if not ok:
+            raise PlaytestError(f"--objective {objective}: use one of {', '.join(OBJECTIVES)} (e.g. length=12, "
+                                "end:city_full=50 for 50% of games)")
+    if len(set(o.partition("=")[0] for o in objectives)) < len(objectives):
+        raise PlaytestError(f"--objective given twice for the same thing ({', '.join(objectives)}); give each once")
 
 
-def plan_balance(base: Study, vary: Sequence[str], objective: str, budget: int, min_effect: str) -> Balance:
-    """Validate the grid and objective (nothing is written); the rules as printed join the grid as its baseline."""
-    check_objective(objective)
+def plan_balance(base: Study, vary: Sequence[str], objectives: Sequence[str], budget: int, min_effect: str) -> Balance:
+    """Validate the grid and objectives (nothing is written); the rules as printed join the grid as its baseline."""
+    check_objectives(objectives, base.spec.game_columns[base.spec.game_col("end_reason")].labels)
     if not vary:
         raise PlaytestError("balance needs at least one --vary FIELD[=lo..hi|v1,v2,...]: nothing to search")
     if any(v.startswith("weights.") for v in vary):
@@ -121,7 +132,7 @@ def plan_balance(base: Study, vary: Sequence[str], objective: str, budget: int, 
     if budget < 2 * FIRST_GAMES * len(sweep.variants):
         raise PlaytestError(f"--budget {budget:,} is too small for {len(sweep.variants)} variants: give at least "
                             f"{2 * FIRST_GAMES * len(sweep.variants):,} games")
-    return Balance(sweep, objective, budget, min_effect)
+    return Balance(sweep, tuple(objectives), budget, min_effect)
 
 
 def _text(value: Any) -> str:

@@ -212,9 +212,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("balance", help="search rules variants toward a balance target (racing on common random "
                                        "numbers), then re-measure the finalists on fresh seeds")
     _add_study_args(p)
-    p.add_argument("--objective", default="seats", help="seats: every seat's win rate within --min-effect of the "
-                                                          "fair share (default); length=TARGET: mean rounds within 5%% "
-                                                          "of TARGET")
+    p.add_argument("--objective", action="append", default=None,
+                   help="seats: every seat's win rate within --min-effect of the fair share (default); strategies: no "
+                        "strategy's win rate above the fair share by more than --min-effect; length=TARGET: mean "
+                        "rounds within 5%% of TARGET; end:REASON=SHARE: that share (%%) of games ending by REASON "
+                        "within --min-effect points. Repeat to combine as constraints (every one must be met)")
     p.add_argument("--vary", action="append", default=[], metavar="FIELD[=lo..hi|v1,v2,...]",
                    help="a rules field to search: a range, a list, or alone for its declared bounds (repeatable)")
     p.add_argument("--budget", type=_at_least(1), required=True, help="games the search may play in all")
@@ -236,6 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
     p.add_argument("--ladder", type=Path, action="append", default=[], metavar="LADDER_DIR",
                    help="a `playtest ladder` directory to add to the report (repeatable)")
+    p.add_argument("--strong", type=Path, action="append", default=[], metavar="POPULATION_RUN",
+                   help="a run made with --population (e.g. a hardened population): the card compares it with the "
+                        "report's run of the same game, players and rules (repeatable)")
 
     p = sub.add_parser("replay", help="print one game turn by turn: of a run directory (exactly as logged, from its "
                                       "manifest) or of the study the flags describe")
@@ -393,10 +398,12 @@ def _cmd_balance(args: argparse.Namespace) -> None:
     from sim.study import plan_study
 
     _register_file(args.game, args.strategy_file)
-    base = plan_study(args.game, args.players, args.budget, args.strategies, args.rotate, args.seed, args.overrides,
-                      FIRST_GAMES, args.seating)
-    balance = plan_balance(base, args.vary, args.objective, args.budget, args.min_effect)
-    root = run_balance(balance, judge(args.objective, args.min_effect), args.out, jobs=args.jobs, progress=not args.quiet)
+    strategies, mixture = _lineup(args)
+    base = plan_study(args.game, args.players, args.budget, strategies, args.rotate, args.seed, args.overrides,
+                      FIRST_GAMES, args.seating, mixture)
+    objectives = args.objective or ["seats"]
+    balance = plan_balance(base, args.vary, objectives, args.budget, args.min_effect)
+    root = run_balance(balance, judge(objectives, args.min_effect), args.out, jobs=args.jobs, progress=not args.quiet)
     path, text = write_answer(root)
     print(text)
     print(f"answer written to {path}; every variant's run is under {root}")
@@ -442,14 +449,15 @@ def _cmd_report(args: argparse.Namespace) -> None:
     first = args.run_dirs[0]
     for manifest, writer in ((SWEEP_MANIFEST, write_sweep_report), (TUNE_MANIFEST, write_tune_report)):
         if (first / manifest).is_file():
-            if len(args.run_dirs) > 1:
-                raise PlaytestError(f"{first} holds a {manifest.removesuffix('.json')}, not a run; report it alone")
+            if len(args.run_dirs) > 1 or args.strong:
+                raise PlaytestError(f"{first} holds a {manifest.removesuffix('.json')}, not a run; report it alone "
+                                    "(without --strong)")
             path, line = writer(first, args.out, args.min_effect)
             print(line)
             print(f"report written to {path}")
             return
     out = args.out or args.run_dirs[0] / "report"
-    path = write_report(list(args.run_dirs), out, min_effect=args.min_effect, ladders=args.ladder)
+    path = write_report(list(args.run_dirs), out, min_effect=args.min_effect, ladders=args.ladder, strong=args.strong)
     print(f"report written to {path}")
 
 
@@ -518,8 +526,11 @@ def _add_ladder_parser(sub) -> None:
     p = sub.add_parser("ladder", help="the same study at several strengths (rollout playouts)")
     p.add_argument("game", help="game name (see `playtest games`)")
     p.add_argument("--players", type=int, required=True, help="number of players")
-    p.add_argument("--base", type=_strategy_list, required=True,
+    p.add_argument("--base", type=_strategy_list,
                    help="the base strategies: one for every seat, or a pool of at least --players to seat from")
+    p.add_argument("--population", metavar="FILE",
+                   help="instead of --base: a population file; every seat draws its base from the mixture (members "
+                        "of weight 0 left out), the same draw at every level")
     p.add_argument("--playouts", type=_levels, required=True,
                    help="playouts per option at each level, e.g. 0,4,16 (0: the bases; K: every seat BASE+mcK)")
     p.add_argument("--strategy-file", help="JSON file of extra strategies to register first")
@@ -531,6 +542,20 @@ def _add_ladder_parser(sub) -> None:
     _add_until_args(p, UNTIL_LADDER, "BASE")
 
 
+def _ladder_bases(args: argparse.Namespace) -> tuple[list[str], Mixture | None]:
+    """The ladder's bases: --base, or a population's members of positive weight with their mixture."""
+    from sim.population import load_population
+
+    if bool(args.base) == bool(args.population):
+        raise PlaytestError("give the ladder's players with either --base LIST or --population FILE (one of them)")
+    if not args.population:
+        return args.base, None
+    population = load_population(args.game, args.population, args.players)
+    kept = [(m, w) for m, w in zip(population.members, population.weights) if w > 0]
+    record = {"members": [m for m, _ in kept], "weights": [w for _, w in kept], **population.record}
+    return [m for m, _ in kept], Mixture(tuple(w for _, w in kept), False, record)
+
+
 def _cmd_ladder(args: argparse.Namespace) -> None:
     from analysis.ladder import ladder_width, write_ladder_report
     from analysis.metrics import MIN_UNTIL_GAMES
@@ -539,13 +564,14 @@ def _cmd_ladder(args: argparse.Namespace) -> None:
 
     _check_backend(args)
     _register_file(args.game, args.strategy_file)
+    bases, mixture = _ladder_bases(args)
     until = None
     if args.until_ci or args.metric:
-        key, note = _until(args, plan_study(args.game, args.players, 1, args.base, seed=args.seed,
-                                            overrides=args.overrides))
+        key, note = _until(args, plan_study(args.game, args.players, 1, bases, seed=args.seed,
+                                            overrides=args.overrides, mixture=mixture))
         until = (args.until_ci, ladder_width(key), note)
-    root = run_ladder(args.game, args.players, args.base, args.playouts, args.games, seed=args.seed, jobs=args.jobs,
-                      out=args.out, overrides=args.overrides, until=until, min_games=MIN_UNTIL_GAMES,
+    root = run_ladder(args.game, args.players, bases, args.playouts, args.games, seed=args.seed, jobs=args.jobs,
+                      out=args.out, overrides=args.overrides, until=until, min_games=MIN_UNTIL_GAMES, mixture=mixture,
                       backend=args.backend, scheduler=args.scheduler, progress=not args.quiet,
                       chunk_size=args.chunk_size)
     path, line = write_ladder_report(root, root / "report", args.min_effect)

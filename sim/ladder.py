@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 
 from sim.core.errors import PlaytestError, writable_dir
 from sim.runner import execute, first_size, games_held, grow_until, one_writer
-from sim.study import plan_study
+from sim.study import Mixture, plan_study
 
 LEVEL_PREFIX = "playouts-"
 LADDER_MANIFEST = "ladder.json"
@@ -46,19 +46,28 @@ def level_dir(root: Path, playouts: int) -> Path:
     return root / f"{LEVEL_PREFIX}{playouts}"
 
 
+def level_mixture(mixture: Mixture | None, playouts: int) -> Mixture | None:
+    """A population's draw at a level: the same weights; above 0 playouts its record says the seats roll out."""
+    if mixture is None or playouts == 0:
+        return mixture
+    return replace(mixture, record={**mixture.record, "playouts": playouts})
+
+
 def run_ladder(game: str, players: int, bases: Sequence[str], levels: Sequence[int], games: int, *, seed: int = 0,
                out: str | Path | None = None, overrides: Sequence[str] = (),
                until: tuple[float, Callable[[Path], float], dict[str, Any]] | None = None, min_games: int = 1_000,
-               **kw: Any) -> Path:
+               mixture: Mixture | None = None, **kw: Any) -> Path:
     """Plan every level (refusing bad input before anything runs), then run them weakest first; return the
     ladder's directory. ``until`` = (target, width_of(ladder_dir), note): sequential stopping, every level
     growing together (``games`` is the cap, the first step at least ``min_games``) until ``width_of`` is
-    narrower than the target. Re-running with more games extends every level, with or without ``until``. ``kw`` passes jobs, backend, scheduler, progress and
-    chunk_size to ``execute``."""
+    narrower than the target. Re-running with more games extends every level, with or without ``until``. With a
+    ``mixture`` (a population) every seat draws its base from it, the same draw at every level. ``kw`` passes jobs,
+    backend, scheduler, progress and chunk_size to ``execute``."""
     if not levels:
         raise PlaytestError("no strength level given; pass playouts per level, e.g. 0,4,16")
     chunk = kw.pop("chunk_size", None)
-    studies = [plan_study(game, players, games, level_lineup(bases, k), False, seed, overrides, chunk) for k in levels]
+    studies = [plan_study(game, players, games, level_lineup(bases, k), False, seed, overrides, chunk,
+                          mixture=level_mixture(mixture, k)) for k in levels]
     root = Path(out) if out else Path("runs") / f"ladder-{studies[0].run_id()}-{'-'.join(map(str, levels))}"
 
     def play(n: int) -> None:  # a level holding fewer games (a ladder grown by --until-ci) is extended

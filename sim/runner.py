@@ -24,7 +24,7 @@ import joblib
 from filelock import FileLock, Timeout
 from tqdm import tqdm
 
-from sim.core.cache import source_digest
+from sim.core.cache import package_digest
 from sim.core.errors import PlaytestError, writable_dir
 from sim.core.spec import ChunkResult, get_game
 from sim.logs import part_is_intact, read_manifest, records_to_frames, write_manifest, write_part
@@ -79,9 +79,9 @@ def _git_dirty() -> bool | None:
 
 
 def kernel_digest(game: str) -> str:
-    """The source digest the kernels of ``game`` are cached under (sim/core/cache.py): which code played.
-    Today one key covers every game's kernels, so it hashes all of sim/."""
-    return source_digest(SOURCES)
+    """The source digest the kernels of ``game`` are cached under (sim/core/cache.py: the core's sources and the
+    game package's): which code played."""
+    return package_digest(game)
 
 
 @contextlib.contextmanager

@@ -2,8 +2,8 @@
 lineups, and plays them in checked mode (the game's invariants assert as it plays).
 
 Not collected by the suite on its own: ``tests/test_fuzz_gate.py`` (``make test``) and ``make fuzz`` run it in a
-subprocess with ``NUMBA_BOUNDSCHECK=1`` and a cache directory of its own, so that every array access of every
-kernel is bounds-checked. ``FUZZ_EXAMPLES`` is the budget per game, ``FUZZ_RANDOM=1`` draws fresh examples (the
+subprocess with ``NUMBA_BOUNDSCHECK=1`` (bounds-checked kernels are cached apart from the others), so that every
+array access of every kernel is bounds-checked. ``FUZZ_EXAMPLES`` is the budget per game, ``FUZZ_RANDOM=1`` draws fresh examples (the
 gate is derandomized, so a pass is reproducible), ``FUZZ_ROLLOUTS=1`` adds rollout seats (another compile).
 With 7 Wonders' old token array (MAX_VICTORY = 5 in data.py against victory_age* up to 20) the gate's budget fails
 with "IndexError: index is out of bounds", shrunk to victory_age1=6 in a two-player game.

@@ -14,7 +14,7 @@ import pytest
 
 from analysis.load import Run, load_run
 from sim.core.errors import PlaytestError
-from sim.core.records import STANDARD_GAME, STANDARD_PLAYER
+from sim.core.records import STANDARD_GAME
 from sim.core.spec import get_game
 
 SEA_GAME = ("turns", "plunders", "storms_played", "reshuffles", "trades")
@@ -49,7 +49,8 @@ def make_frames(game: str, n_players: int, n_games: int, strategies: list[str], 
     seat_weights[s] * strengths[k] * interactions[(k, s)] * after[strategy seated just before].
 
     ``strategies`` is the pool (seated by ``seating``); ``after`` plants a neighbour effect. The game's own
-    columns come from its record schema (``own=False``: the standard columns only, a run without them).
+    columns come from its record schema (Sea Trade's and Bus's with realistic ranges); ``own=False`` leaves
+    them out (a run from before they existed).
     """
     rng = np.random.default_rng(seed)
     seat_w = np.ones(n_players) if seat_weights is None else np.asarray(seat_weights, float)
@@ -77,47 +78,45 @@ def make_frames(game: str, n_players: int, n_games: int, strategies: list[str], 
     players = {"game_index": np.repeat(gi, n_players), "seat": np.tile(np.arange(n_players), n_games),
                "strategy": strat.ravel(), "score": score.ravel(), "rank": rank.ravel(), "won": won.ravel(),
                "win_share": share.ravel()}
-    own_games, own_players = _schema_columns(game, n_games, n_players, seed) if own else ({}, {})
-    games["end_reason"] = own_games.pop("end_reason", np.where(decided, "win", "timeout"))
-    if own and game in PLAUSIBLE:  # values the game's report sections can read as real (tests of those sections)
-        g, p = PLAUSIBLE[game](rng, n_games, n_players, decided, winner_seat)
-        own_games.update(g)
-        own_players.update(p)
-    games.update(own_games)
-    players.update(own_players)
+    if not own:
+        labels = _end_reasons(game)
+        games["end_reason"] = np.where(decided, labels[0], labels[-1])
+    elif game == "sea_trade":
+        games["end_reason"] = np.where(decided, "win", "timeout")
+        for c in SEA_GAME:
+            games[c] = rng.integers(0, 6, size=n_games)
+        for c in SEA_PLAYER:
+            players[c] = rng.integers(0, 6, size=n_games * n_players)
+        players["max_hand"] = rng.integers(3, 20, size=n_games * n_players)
+        players["gold_r10"] = rng.integers(0, 25, size=n_games * n_players)
+    elif game == "bus":
+        games.update(_bus_game_columns(rng, n_games, n_players, winner_seat))
+        players.update(_bus_player_columns(rng, n_games, n_players))
+    else:
+        _schema_columns(game, rng, games, players, n_games * n_players, decided)
     return pd.DataFrame(games), pd.DataFrame(players)
 
 
-def _schema_columns(game: str, n_games: int, n_players: int, seed: int) -> tuple[dict, dict]:
-    """Every own column of the game's record schema (and its end reasons), drawn at random from a stream apart
-    from the winners' (labels from the column's labels, numbers 0 or 1: a valid count, flag and index of any
-    game's tables)."""
+def _end_reasons(game: str) -> tuple[str, ...]:
+    """The game's end_reason labels (its record schema)."""
+    return get_game(game).game_columns[STANDARD_GAME.index("end_reason")].labels
+
+
+def _schema_columns(game: str, rng, games: dict, players: dict, n_rows: int, decided) -> None:
+    """Every column of the game's record schema not set yet, built from it: labels drawn from a column's labels
+    (end_reason: its first on a decided game, its last otherwise), 0 or 1 elsewhere (a valid count, flag and index
+    into any table of a game's components: the schema declares no ranges)."""
     spec = get_game(game)
-    rng = np.random.default_rng([seed, 1])
-
-    def draw(column, n: int):
-        if column.labels:
-            return np.asarray(column.labels)[rng.integers(0, len(column.labels), n)]
-        return rng.integers(0, 2, n)
-
-    end_reason = spec.game_columns[STANDARD_GAME.index("end_reason")]
-    games = {c.name: draw(c, n_games) for c in (end_reason, *spec.game_columns[len(STANDARD_GAME):])}
-    players = {c.name: draw(c, n_games * n_players) for c in spec.player_columns[len(STANDARD_PLAYER):]}
-    return games, players
-
-
-def _sea_trade_columns(rng, n_games: int, n_players: int, decided, winner_seat) -> tuple[dict, dict]:
-    games = {"end_reason": np.where(decided, "win", "timeout")}
-    for c in SEA_GAME:
-        games[c] = rng.integers(0, 6, size=n_games)
-    players = {c: rng.integers(0, 6, size=n_games * n_players) for c in SEA_PLAYER}
-    players["max_hand"] = rng.integers(3, 20, size=n_games * n_players)
-    players["gold_r10"] = rng.integers(0, 25, size=n_games * n_players)
-    return games, players
-
-
-def _bus_columns(rng, n_games: int, n_players: int, decided, winner_seat) -> tuple[dict, dict]:
-    return _bus_game_columns(rng, n_games, n_players, winner_seat), _bus_player_columns(rng, n_games, n_players)
+    n_games = len(decided)
+    for c in spec.game_columns:
+        if c.name == "end_reason":
+            games[c.name] = np.where(decided, c.labels[0], c.labels[-1])
+        elif c.name not in games:
+            games[c.name] = (np.asarray(c.labels)[rng.integers(0, len(c.labels), n_games)] if c.labels
+                             else rng.integers(0, 2, n_games))
+    for c in spec.player_columns:
+        if c.name not in players:
+            players[c.name] = rng.integers(0, 2, n_rows)
 
 
 def _bus_game_columns(rng, n_games: int, n_players: int, winner_seat) -> dict:
@@ -154,10 +153,6 @@ def _bus_player_columns(rng, n_games: int, n_players: int) -> dict:
         limit[np.arange(n_games), rng.integers(0, n_players, n_games)] = 18
     out["stick_limit"] = limit.ravel()
     return out
-
-
-PLAUSIBLE = {"sea_trade": _sea_trade_columns, "bus": _bus_columns}
-"""Games whose report-section tests read particular columns within a real game's ranges."""
 
 
 def _write_part(path: Path, df: pd.DataFrame) -> dict:

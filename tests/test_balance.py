@@ -103,15 +103,58 @@ def test_resume_plays_nothing_more_and_a_different_search_is_refused(race, capsy
     assert "different balance search" in _error_line(capsys)
 
 
-def test_length_objective_judges_the_mean_against_the_target(race, capsys):
-    """--objective length=TARGET: within 5% of the target by equivalence, or confidently beyond it."""
-    from analysis.balance import assessor
+def _first_run(race: Path):
     from analysis.load import load_run
 
-    run = load_run(race / "race" / json.loads((race / "balance.json").read_text())["grid"]["variants"][0]["dir"])
+    return load_run(race / "race" / json.loads((race / "balance.json").read_text())["grid"]["variants"][0]["dir"])
+
+
+def test_length_objective_judges_the_mean_against_the_target(race, capsys):
+    """--objective length=TARGET: within 5% of the target by equivalence, or confidently beyond it."""
+    from analysis.balance import assessor, meets
+
+    run = _first_run(race)
     mean = float(run.games["rounds"].mean())
-    assert assessor(f"length={mean}", "2")(run).meets
-    far = assessor(f"length={1.5 * mean}", "2")(run)
+    assert meets(assessor([f"length={mean}"], "2")(run))
+    [far] = assessor([f"length={1.5 * mean}"], "2")(run)
     assert far.fails and not far.meets
     assert main([*ST, "--vary", "seat2_gold=0,1", "--objective", "length=soon", "--budget", "3000"]) == 2
     assert "length=TARGET" in _error_line(capsys)
+
+
+def test_end_reason_objective_judges_the_share_against_the_target(race, capsys):
+    """--objective end:REASON=SHARE: the share of games ending by REASON within --min-effect points of SHARE %."""
+    from analysis.balance import assessor, meets
+
+    run = _first_run(race)
+    reason = run.games["end_reason"].astype(str).value_counts().index[0]
+    share = 100 * float((run.games["end_reason"].astype(str) == reason).mean())
+    assert meets(assessor([f"end:{reason}={share}"], "5")(run))
+    [far] = assessor([f"end:{reason}={max(0.0, share - 40)}"], "5")(run)
+    assert far.fails and not far.meets
+    assert main([*ST, "--vary", "seat2_gold=0,1", "--objective", "end:nonsense=50", "--budget", "3000"]) == 2
+    assert "unknown end reason" in _error_line(capsys)
+    assert main([*ST, "--vary", "seat2_gold=0,1", "--objective", f"end:{reason}=120", "--budget", "3000"]) == 2
+    assert "end:REASON=SHARE" in _error_line(capsys)
+
+
+def test_strategies_objective_is_one_sided_and_objectives_combine_as_constraints(race, capsys):
+    """--objective strategies: no strategy above the fair share by more than the threshold (a weak one is no
+    failure); several objectives must all be met, and the score is the largest gap in thresholds."""
+    from analysis.balance import assessor, meets, score
+
+    run = _first_run(race)
+    fair = 100 / 4
+    edges = {s: 100 * float(r["win_share"].mean()) - fair for s, r in run.players.groupby(
+        run.players["strategy"].astype(str), observed=True)}
+    top = max(edges.values())
+    [loose] = assessor(["strategies"], str(top + 15))(run)
+    assert loose.meets and min(edges.values()) < -1  # a strategy far below the field does not fail it
+    [tight] = assessor(["strategies"], "0.5")(run)
+    assert tight.fails == (top > 3) and not tight.meets
+    mean = float(run.games["rounds"].mean())
+    both = assessor(["strategies", f"length={1.5 * mean}"], str(top + 15))(run)
+    assert not meets(both) and score(both) == pytest.approx(max(g.worst / g.threshold for g in both))
+    assert main([*ST, "--vary", "seat2_gold=0,1", "--objective", "seats", "--objective", "seats",
+                 "--budget", "3000"]) == 2
+    assert "given twice" in _error_line(capsys)

@@ -1,4 +1,5 @@
-"""numba's on-disk cache never runs stale code: the cache directory is keyed on the kernel sources (sim/core/cache.py)."""
+"""numba's on-disk cache never runs stale code and recompiles only what changed: each package's kernels are cached
+under a digest of the core's sources and its own (sim/core/cache.py)."""
 
 from __future__ import annotations
 
@@ -29,33 +30,68 @@ def bonus():
 '''
 
 
-def _run(root: Path, cache: Path) -> tuple[str, str]:
-    """The toy kernel's result and the cache directory it used, in a fresh process."""
-    code = "import sim, sim.toy as t; print(t.kernel(4), sim.NUMBA_CACHE)"
+STRUCT = '''
+from typing import NamedTuple
+import numpy as np
+from sim.core.structs import struct_handle
+
+
+class Toy(NamedTuple):
+    x: np.ndarray
+
+
+wrap = struct_handle(Toy, "ToyRef")
+handle_type = wrap(Toy(np.zeros(1)))._numba_type_.name
+'''
+
+
+def _copy_sim(tmp_path: Path) -> Path:
+    """A copy of the sim package with two toy kernel packages: ``toy`` (a kernel inlining a helper from another
+    file) and ``other``."""
+    root = tmp_path / "copy"
+    shutil.copytree(SIM, root / "sim", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("toy", "other"):
+        (root / "sim" / name).mkdir()
+        (root / "sim" / name / "__init__.py").write_text(KERNEL.replace("sim.toy", f"sim.{name}"))
+        (root / "sim" / name / "helper.py").write_text(HELPER.format(value=1))
+    return root
+
+
+def _run(root: Path, cache: Path, code: str) -> list[str]:
+    """What ``code`` prints, in a fresh process on the copy with its own cache root."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
     env.pop("NUMBA_DISABLE_JIT", None)
     out = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, check=True)
-    result, where = out.stdout.split()
-    return result, where
+    return out.stdout.split()
 
 
-def test_editing_an_inlined_helper_recompiles(tmp_path):
+PLAY = ("import sim.toy as t, sim.other as o; print(t.kernel(4), o.kernel(4), "
+        "sum(t.kernel.stats.cache_hits.values()), sum(o.kernel.stats.cache_hits.values()))")
+
+
+def test_editing_an_inlined_helper_recompiles_only_its_package(tmp_path):
     """A kernel inlines a helper from another file; numba alone would keep the old machine code after the helper
-    changes (its cache only checks the kernel's own file). Keyed on the sources, the edit is seen at once."""
-    root = tmp_path / "copy"
-    shutil.copytree(SIM, root / "sim", ignore=shutil.ignore_patterns("__pycache__"))
-    toy = root / "sim" / "toy"
-    toy.mkdir()
-    (toy / "__init__.py").write_text(KERNEL)
-    (toy / "helper.py").write_text(HELPER.format(value=1))
-    cache = tmp_path / "cache"
-    first, dir1 = _run(root, cache)
-    again, dir2 = _run(root, cache)
-    assert (first, again) == ("41", "41") and dir1 == dir2  # the second run loads the cache
-    assert any(Path(dir1).rglob("*.nbi"))
-    (toy / "helper.py").write_text(HELPER.format(value=2))
-    after, dir3 = _run(root, cache)
-    assert after == "42" and dir3 != dir1
+    changes (its cache only checks the kernel's own file). Keyed on its package's sources, the edit is seen at once,
+    and the other package's kernels still load from the cache (editing one game does not recompile another)."""
+    root, cache = _copy_sim(tmp_path), tmp_path / "cache"
+    assert _run(root, cache, PLAY) == ["41", "41", "0", "0"]  # cold: both compile
+    assert _run(root, cache, PLAY) == ["41", "41", "1", "1"]  # both load from the cache
+    (root / "sim" / "toy" / "helper.py").write_text(HELPER.format(value=2))
+    assert _run(root, cache, PLAY) == ["42", "41", "0", "1"]  # toy recompiles, other still loads
+    assert sorted(p.name.split("-")[0] for p in cache.iterdir() if p.name.startswith(("toy", "other"))) == \
+        ["other", "toy", "toy"]
+
+
+def test_a_game_type_names_its_sources(tmp_path):
+    """A core kernel compiled for a game's state type is cached under the core's sources only; the type's numba
+    name carries the game package's digest, so editing the game changes the cached signature (no stale load)."""
+    root, cache = _copy_sim(tmp_path), tmp_path / "cache"
+    (root / "sim" / "toy" / "state.py").write_text(STRUCT)
+    code = "import sim.toy.state as s; print(s.handle_type.startswith('numba.ToyRefType'), s.handle_type.split('@')[1])"
+    before = _run(root, cache, code)
+    (root / "sim" / "toy" / "helper.py").write_text(HELPER.format(value=2))
+    after = _run(root, cache, code)
+    assert before[0] == after[0] == "True" and before[1] != after[1]
 
 
 def test_top_level_modules_hold_no_kernels():

@@ -25,15 +25,15 @@ from sim.core.state import restore, save
 from sim.core import play as protocol
 from sim.logs import records_to_frames
 from sim.runner import run_study
-from tests.conftest import assert_same_tables
+from tests.conftest import assert_same_tables, player_counts, study_players
 
 GAMES = game_names()
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _players(spec) -> list[int]:
-    """The player counts to check: the smallest, the default study's (4 where allowed) and the largest."""
-    return sorted({spec.min_players, min(max(4, spec.min_players), spec.max_players), spec.max_players})
+    """The player counts to check, from the game's spec (tests/conftest.py)."""
+    return player_counts(spec)
 
 
 def _lineup(spec, n: int) -> list[str]:
@@ -82,7 +82,7 @@ def test_chunk_size_does_not_change_games(game):
 def test_replay_is_the_logged_game(game):
     """`playtest replay` plays the logged game again: the same record rows, and a text naming every seat."""
     spec = get_game(game)
-    n = _players(spec)[1]
+    n = study_players(spec)
     names = _lineup(spec, n)
     table = spec.strategies.table(names)
     seats = _seats(8, n, len(names), 1)
@@ -136,7 +136,7 @@ def test_record_schema(game):
     spec = get_game(game)
     assert tuple(c.name for c in spec.game_columns[:4]) == STANDARD_GAME
     assert tuple(c.name for c in spec.player_columns[:3]) == STANDARD_PLAYER
-    n = _players(spec)[1]
+    n = study_players(spec)
     r = _chunk(spec, n, 0, 60, 2)
     names = _lineup(spec, n)
     frames = records_to_frames(spec, r, 0, _seats(60, n, len(names)), names)
@@ -157,7 +157,7 @@ def test_snapshot_and_restore(game):
     """Pause a game after k decisions, save it, play on; restore, play on again: both continuations are the
     game played straight through."""
     spec = get_game(game)
-    n = _players(spec)[1]
+    n = study_players(spec)
     names = _lineup(spec, n)
     table = spec.strategies.table(names)
     seats = np.arange(n, dtype=np.int64) % len(names)

@@ -1,7 +1,8 @@
 """The fuzz gate: ``tests/fuzz_rules.py`` in a subprocess with numba's bounds checking on (``NUMBA_BOUNDSCHECK=1``
-must be set before numba compiles anything) and a kernel cache of its own, keyed on the sources like the normal one
-(``sim.core.cache``): the bounds-checked kernels neither replace nor reuse the normal ones, and compile once per
-source version. ``FUZZ_EXAMPLES`` sets the budget per game: small here (``make test``), large in ``make fuzz``."""
+must be set before numba compiles anything). Bounds-checked kernels have cache directories of their own
+(``sim.core.cache``), shared with the suite, which runs bounds-checked too (tests/conftest.py): the gate compiles
+nothing the suite has compiled. ``FUZZ_EXAMPLES`` sets the budget per game: small here (``make test``), large in
+``make fuzz``."""
 
 from __future__ import annotations
 
@@ -10,17 +11,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sim.core.cache import cache_root
-
 ROOT = Path(__file__).resolve().parents[1]
 GATE_EXAMPLES = 12
 """Examples per game in ``make test`` (about a minute of play once compiled)."""
 
 
 def fuzz_env(examples: int) -> dict[str, str]:
-    """The fuzz subprocess's environment: bounds checks on, its own cache root beside the normal one."""
+    """The fuzz subprocess's environment: bounds checks on."""
     env = dict(os.environ)
-    env.update(NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=f"{cache_root()}-boundscheck", FUZZ_EXAMPLES=str(examples),
+    env.update(NUMBA_BOUNDSCHECK="1", FUZZ_EXAMPLES=str(examples),
                PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p))
     env.pop("NUMBA_DISABLE_JIT", None)
     return env

@@ -159,3 +159,27 @@ def test_a_one_level_ladder_says_it_compares_nothing(tmp_path):
     levels = load_ladder(tmp_path)
     assert sentences(changes(levels)) == ["A ladder of one level compares nothing: add a level (e.g. --playouts 0,4)."]
     assert "compares nothing" in headline(levels) and "level-to-level" not in power(levels, []).sentence()[:80]
+
+
+def test_a_ladder_under_a_population_draws_the_same_bases_at_every_level(tmp_path, capsys):
+    from analysis.load import load_run
+    from analysis.players import players_phrase
+    from sim.cli import main
+
+    population = tmp_path / "population.json"
+    population.write_text(json.dumps({"game": "sea_trade", "players": 2, "strategies": ["trader", "raider", "blocker"],
+                                      "weights": [0.6, 0.4, 0.0],
+                                      "exploitability": {"points": 4.0, "lo": 2.0, "hi": 6.0, "se": 1.0}}))
+    root = tmp_path / "ladder"
+    args = ["ladder", "sea_trade", "--players", "2", "--playouts", "0,1", "--games", "10", "--chunk-size", "5",
+            "--seed", "3", "--jobs", "1", "--quiet", "--out", str(root)]
+    assert main([*args, "--population", str(population)]) == 0
+    weak, strong = (load_run(level_dir(root, k)) for k in (0, 1))
+    assert weak.manifest["population"]["members"] == ["trader", "raider"]  # the member of weight 0 is left out
+    bases = strong.players["strategy"].astype(str).str.replace("+mc1", "", regex=False)
+    assert (bases.to_numpy() == weak.players["strategy"].astype(str).to_numpy()).all()
+    assert players_phrase(strong.manifest).startswith("rollouts over the hardened population (trader 60%, raider 40%")
+    assert "Players: hardened population (trader 60%" in (root / "report" / "report.md").read_text()
+    capsys.readouterr()
+    assert main([*args, "--population", str(population), "--base", "trader"]) == 2
+    assert "either --base LIST or --population FILE" in capsys.readouterr().err

@@ -1,4 +1,10 @@
-"""Execute the notebooks with nbclient: on a real small study, and their analysis cells on a synthetic run."""
+"""Execute the notebooks with nbclient: on a real small study, and their analysis cells on a synthetic run.
+
+The contract of a game's notebook, ``notebooks/<game>.ipynb`` (every registered game has one; notebooks/pig.ipynb
+is the smallest to copy): exactly one code cell tagged ``study`` calls ``run_study(...)`` and sets ``run_dir`` to
+``runs/nb-<game>``; the other cells analyse ``run_dir`` through the public API, show at least 3 figures, and run
+on any run of the game, including a synthetic one whose own columns come from the game's record schema.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from sim.core.spec import game_names
+from sim.core.spec import game_names, get_game
+from tests.conftest import study_players
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = game_names()
@@ -29,6 +36,7 @@ def _images(nb: nbformat.NotebookNode) -> int:
 @pytest.mark.parametrize("game", GAMES)
 def test_notebook_runs_a_real_study(game, tmp_path):
     """The notebook runs a small study through the public API and shows its headline plots."""
+    assert NOTEBOOKS[game].is_file(), f"{game}: add notebooks/{game}.ipynb (copy notebooks/pig.ipynb)"
     nb = _execute(nbformat.read(NOTEBOOKS[game], as_version=4), tmp_path)
     assert (tmp_path / "runs" / f"nb-{game}" / "manifest.json").is_file()
     assert _images(nb) >= 3
@@ -40,10 +48,11 @@ def test_notebook_analysis_cells_on_a_synthetic_run(game, tmp_path):
     importlib.import_module("tests.test_analysis_synth")
     nb = nbformat.read(NOTEBOOKS[game], as_version=4)
     study = [c for c in nb.cells if "study" in c.metadata.get("tags", [])]
-    assert len(study) == 1 and "run_study(" in study[0].source
+    assert len(study) == 1 and "run_study(" in study[0].source, f"{game}: tag exactly one run_study cell 'study'"
+    n = study_players(get_game(game))
     study[0].source = (f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"
                        "from tests.test_analysis_synth import write_run\n"
-                       f"run_dir = write_run('runs/nb-{game}', game={game!r}, n_players=4, n_games=400)")
+                       f"run_dir = write_run('runs/nb-{game}', game={game!r}, n_players={n}, n_games=400)")
     nb = _execute(nb, tmp_path)
     assert _images(nb) >= 3
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
@@ -67,3 +76,14 @@ def test_ladder_notebook_runs_a_small_ladder(tmp_path):
     assert _images(nb) >= 2
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
+
+
+def test_strength_notebook_compares_the_pool_with_the_hardened_population(tmp_path):
+    """notebooks/strength.ipynb plays Bus under the pool and under the committed hardened population on the same
+    seed, and prints each finding's tested difference with its verdict."""
+    nb = _execute(nbformat.read(ROOT / "notebooks" / "strength.ipynb", as_version=4), tmp_path)
+    for name in ("nb-strength-pool", "nb-strength-population"):
+        assert (tmp_path / "runs" / name / "manifest.json").is_file()
+    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    assert "paired by game" in text and "Strong play, 4 players" in text and "exploitability" in text
+    assert _images(nb) >= 1

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from sim.core.errors import PlaytestError
-from sim.core.spec import game_names
+from sim.core.spec import game_names, get_game
 from sim.runner import run_study
 from sim.study import plan_study
-from tests.conftest import assert_same_tables, read_tables
+from tests.conftest import assert_same_tables, read_tables, study_players
 
 GAMES = game_names()
 N = 1200
@@ -25,7 +25,8 @@ CHUNK = 300
 
 
 def _run(game: str, out: Path, **kw) -> Path:
-    args = dict(players=4, games=N, seating="random", seed=7, jobs=1, progress=False, chunk_size=CHUNK)
+    """A study of N games at the game's default player count (its spec's, 4 where allowed)."""
+    args = dict(players=study_players(get_game(game)), games=N, seating="random", seed=7, jobs=1, progress=False, chunk_size=CHUNK)
     args.update(kw)
     return run_study(game, out=out, **args)
 

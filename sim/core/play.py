@@ -8,7 +8,8 @@ A game binds two @njit hooks to its state type with :func:`bind`:
   boundary (a turn or round start) when :func:`paused` says so; at the end it fills the ranking keys, the
   scores and its own counters and calls :func:`end_game`.
 
-The driver then ranks the seats and writes the standard columns. A game with a rollout seat is played by
+A game played in seat order may instead supply one turn to the core's turn driver (sim/core/turns.py), whose
+``play_on`` owns the round loop. The driver then ranks the seats and writes the standard columns. A game with a rollout seat is played by
 :func:`play_rollouts` through the same two hooks (sim/core/rollout.py explains how). ``data`` is the game's
 static handle (component tables) or None. The hooks are found by overloading the core stubs on the game's structref
 type, which keeps numba's on-disk cache working (a game's function passed as an argument would not).
@@ -165,6 +166,7 @@ def start_game(st, seed: int, game_index: int, seat_row) -> None:
     meta[M.events] = 0
     meta[M.ended] = 0
     meta[M.no_winner] = 0
+    meta[M.seat] = 0
 
 
 @njit(cache=True)

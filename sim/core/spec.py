@@ -70,15 +70,18 @@ class GameSpec:
     """Built with ``sim.core.records.game_record``: the standard columns first."""
     player_columns: tuple[Column, ...]
     layout: StateLayout
-    allocate: Callable[[Any, int, Any], NamedTuple]
-    """(rules, n_players, data) -> the game's own fields, allocated (the core adds the common ones)."""
     max_options: Callable[[Any, int, Any], int]
     """(rules, n_players, data) -> the most options any decision can list."""
-    option_width: int
-    n_keys: int
-    """Ranking keys per seat (most significant first, higher is better)."""
     render: Callable[[Traced], str]
-    """A played game's events as readable text (``playtest replay``)."""
+    """A played game's events as readable text (``playtest replay``): ``sim.core.replay.event_renderer`` renders
+    a table of event texts."""
+    allocate: Callable[[Any, int, Any], NamedTuple] | None = None
+    """(rules, n_players, data) -> the game's own fields, allocated (the core adds the common ones); None for a
+    game with no fields of its own (``compose(name, module=__name__)``)."""
+    option_width: int = 1
+    """Integers per row of ``options``."""
+    n_keys: int = 1
+    """Ranking keys per seat (most significant first, higher is better)."""
     load_data: Callable[[Any], Any] = lambda rules: None
     """rules -> the static data handle the kernels read (component tables), or None."""
     check_rules: Callable[[Any, int, Any], None] = lambda rules, n_players, data: None
@@ -88,7 +91,8 @@ class GameSpec:
     """(handle, data): fill the state's fixed tables once per chunk (e.g. a grid's geometry)."""
     check_options: Callable[[int], int] | None = None
     """seed -> how many options on random positions the game's option generators and its independent rule
-    predicates agreed on (raises AssertionError on a disagreement); run by the conformance suite."""
+    predicates agreed on (raises AssertionError on a disagreement); run by the conformance suite.
+    ``sim.core.checks.option_checker(name, scramble, compare)`` builds it from a position maker and a comparison."""
     data_field: str | None = None
     """The Rules field naming the component data files a designer may swap (``--set FIELD=PATH``), if any."""
     chunk_size: int = 5_000
@@ -134,7 +138,7 @@ class GameSpec:
         if table is None:
             table = self.strategies.table(["random"])
         common = common_arrays(self, rules, n_players, data, table, trace)
-        st = build(self.layout, common, self.allocate(rules, n_players, data))
+        st = build(self.layout, common, self.allocate(rules, n_players, data) if self.allocate else None)
         with kernel_errors():
             self.prepare(st, data)
         return st, data

@@ -45,9 +45,10 @@ COMMON_FIELDS = (
 )
 COMMON_NAMES = tuple(name for name, _ in COMMON_FIELDS)
 
-M = namespace("M", ("n_players", "game_index", "check", "round", "events", "pause_at", "ended", "no_winner"))
+M = namespace("M", ("n_players", "game_index", "check", "round", "events", "pause_at", "ended", "no_winner", "seat"))
 """Slots of ``meta``: player count, game index, checked mode (assert invariants), the round events are
-stamped with, events written, pause after this many decisions (0: never), game over, nobody wins."""
+stamped with, events written, pause after this many decisions (0: never), game over, nobody wins, and the
+seat whose turn comes next under the core turn driver (sim/core/turns.py; 0: a new round starts)."""
 
 MC = namespace("MC", ("seed", "active", "playout", "n_forced", "count", "request", "seat", "n_cands", "decision_no",
                       "playout_no", "decisions", "playouts"))
@@ -85,19 +86,23 @@ _SNAPSHOT_STATIC: dict[type, tuple[str, ...]] = {}
 """Handle type class -> static field names, read by ``copy_state``'s overload."""
 
 
-def compose(name: str, game_fields: type, static: tuple[str, ...] = ()) -> StateLayout:
-    """The state type of a game: common fields first, then ``game_fields`` (a NamedTuple class of arrays)."""
-    clash = set(COMMON_NAMES) & set(game_fields._fields)
+def compose(name: str, game_fields: type | None = None, static: tuple[str, ...] = (),
+            module: str | None = None) -> StateLayout:
+    """The state type of a game: common fields first, then ``game_fields`` (a NamedTuple class of arrays); a game
+    with no fields of its own passes ``module=__name__`` (the module defining its kernels) instead."""
+    own = tuple(game_fields._fields) if game_fields is not None else ()
+    clash = set(COMMON_NAMES) & set(own)
     assert not clash, f"{name}: fields {sorted(clash)} are common fields the core owns"
-    annotations = {n: np.ndarray for n in COMMON_NAMES + tuple(game_fields._fields)}
+    annotations = {n: np.ndarray for n in COMMON_NAMES + own}
     tuple_type = NamedTuple(name, list(annotations.items()))
-    tuple_type.__module__ = game_fields.__module__
-    tuple_type.__doc__ = f"{game_fields.__doc__ or name}\n\nCommon fields (sim.core.state): {', '.join(COMMON_NAMES)}."
+    tuple_type.__module__ = module or game_fields.__module__
+    doc = game_fields.__doc__ if game_fields is not None else None
+    tuple_type.__doc__ = f"{doc or name}\n\nCommon fields (sim.core.state): {', '.join(COMMON_NAMES)}."
     wrap = struct_handle(tuple_type, f"{name}Ref")
     static_all = STATIC_COMMON + tuple(static)
     found: tuple[type, ...] = ()
     if not config.DISABLE_JIT:
-        module = __import__(game_fields.__module__, fromlist=["_"])
+        module = __import__(tuple_type.__module__, fromlist=["_"])
         owned = getattr(module, f"{name}RefType")
         found = (owned, BORROWED[owned])
         for cls in found:
@@ -130,8 +135,8 @@ def common_arrays(spec: Any, rules: Any, n_players: int, data: Any, table: Any,
 
 
 def build(layout: StateLayout, common: dict[str, np.ndarray], own: Any) -> Any:
-    """The kernel handle on the common arrays plus the game's own (a NamedTuple of the game's fields)."""
-    return layout.wrap(layout.tuple_type(**common, **own._asdict()))
+    """The kernel handle on the common arrays plus the game's own (a NamedTuple of the game's fields, or None)."""
+    return layout.wrap(layout.tuple_type(**common, **(own._asdict() if own is not None else {})))
 
 
 def new_snapshot(layout: StateLayout, handle: Any) -> Any:

@@ -18,6 +18,8 @@ from numba import config, types
 from numba.experimental import structref
 from numba.extending import intrinsic, models, overload, register_model
 
+from sim.core.cache import file_package, package_digest
+
 BORROWED: dict[type, type] = {}
 """Numba structref type class -> the type class of its borrowed handles."""
 
@@ -89,8 +91,18 @@ def _with_attributes(handle, value: NamedTuple):
 
 
 def _type_class(module, type_name: str) -> type:
-    """A StructRef type class named ``type_name``, set as an attribute of ``module``."""
-    cls = type(type_name, (types.StructRef,), {"__module__": module.__name__, "preprocess_fields": _unliteral_fields})
+    """A StructRef type class named ``type_name``, set as an attribute of ``module``. Its instances' numba name
+    carries the digest of the sources of ``module``'s package (sim/core/cache.py), so a core kernel compiled for
+    this type and cached on disk is never loaded after the package's sources change."""
+    package = file_package(module.__file__)
+    digest = package_digest(package) if package else ""
+
+    def __init__(self, fields):
+        types.StructRef.__init__(self, fields)
+        self.name = f"{self.name}@{digest}"
+
+    cls = type(type_name, (types.StructRef,), {"__module__": module.__name__, "__init__": __init__,
+                                               "preprocess_fields": _unliteral_fields})
     setattr(module, type_name, cls)
     return cls
 
