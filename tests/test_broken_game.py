@@ -37,13 +37,13 @@ def play(st):
 
 
 def _copy_with(tmp_path: Path, engine: str) -> Path:
-    """A copy of the sim tree with a half-written game ``sim/pig`` whose engine module is ``engine``."""
+    """A copy of the sim tree with a half-written game ``sim/halfgame`` whose engine module is ``engine``."""
     root = tmp_path / "copy"
     shutil.copytree(SIM, root / "sim", ignore=shutil.ignore_patterns("__pycache__"))
-    pig = root / "sim" / "pig"
-    pig.mkdir()
-    (pig / "__init__.py").write_text("from sim.pig.engine import TOTAL\n")
-    (pig / "engine.py").write_text(engine)
+    half = root / "sim" / "halfgame"
+    half.mkdir()
+    (half / "__init__.py").write_text("from sim.halfgame.engine import TOTAL\n")
+    (half / "engine.py").write_text(engine)
     return root
 
 
@@ -59,23 +59,24 @@ def test_a_game_that_fails_to_import_is_one_line_and_the_others_keep_working(tmp
     assert {"bus", "sea_trade", "circus_train", "seven_wonders"} <= {ln.split()[0] for ln in listed.stdout.splitlines()}
     warning = listed.stderr.strip()
     assert warning.count("\n") == 0 and "Traceback" not in warning
-    assert warning.startswith("playtest: warning: game package sim/pig failed to import: sim/pig/engine.py:4: "
-                              "AttributeError:") and "totl" in warning
+    assert warning.startswith("playtest: warning: game package sim/halfgame failed to import: "
+                              "sim/halfgame/engine.py:4: AttributeError:") and "totl" in warning
     other = _playtest(root, "rules", "sea_trade")
     assert other.returncode == 0 and "win_gold" in other.stdout and other.stderr.strip() == warning
 
-    named = _playtest(root, "rules", "pig")
+    named = _playtest(root, "rules", "halfgame")
     assert named.returncode == 2 and named.stdout == ""
     assert named.stderr.strip() == warning.replace("playtest: warning:", "playtest: error:")
 
 
 def test_debug_shows_the_import_traceback_after_the_line(tmp_path):
     root = _copy_with(tmp_path, "def total(:\n    return 0\n")
-    out = _playtest(root, "rules", "pig", "--debug")
+    out = _playtest(root, "rules", "halfgame", "--debug")
     assert out.returncode == 2
     first, rest = out.stderr.split("\n", 1)
-    assert first.startswith("playtest: error: game package sim/pig failed to import: sim/pig/engine.py:1: SyntaxError")
-    assert "Traceback" in rest and "sim/pig/engine.py" in rest
+    assert first.startswith("playtest: error: game package sim/halfgame failed to import: "
+                            "sim/halfgame/engine.py:1: SyntaxError")
+    assert "Traceback" in rest and "sim/halfgame/engine.py" in rest
 
 
 def test_a_kernel_typo_names_file_line_and_attribute_in_one_line(tmp_path, monkeypatch):
