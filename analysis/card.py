@@ -6,6 +6,8 @@ points handicap that would equalise the seats.
 
 from __future__ import annotations
 
+import shlex
+
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -151,8 +153,9 @@ def study_args(run: Run) -> str:
 
 
 def replay_command(run: Run, game_index: int) -> str:
-    """The `playtest replay` command that prints game ``game_index`` of this run turn by turn."""
-    return f"playtest replay {run.game} {study_args(run)} --game-index {int(game_index)}"
+    """The `playtest replay` command that prints game ``game_index`` of this run turn by turn (the run directory's
+    manifest gives players, strategies, seating, seed, rules and population: exact by construction)."""
+    return f"playtest replay {shlex.quote(str(run.run_dir))} --game-index {int(game_index)}"
 
 
 def length_and_ends(run: Run, shown: float = 0.005) -> dict:

@@ -9,12 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import traceback
 from pathlib import Path
 from typing import Sequence
 
 from sim.core.errors import PlaytestError
 from sim.core.fields import declared
-from sim.core.spec import game_names, get_game
+from sim.core.spec import broken_games, game_names, get_game
 from sim.study import SEATINGS, Mixture
 
 
@@ -75,9 +76,10 @@ def _min_effect(text: str) -> str:
     return text
 
 
-def _add_study_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", help="game name (see `playtest games`)")
-    p.add_argument("--players", type=int, required=True, help="number of players")
+def _add_study_args(p: argparse.ArgumentParser, game_help: str = "game name (see `playtest games`)",
+                    players_required: bool = True) -> None:
+    p.add_argument("game", help=game_help)
+    p.add_argument("--players", type=int, required=players_required, help="number of players")
     p.add_argument("--strategies", type=_strategy_list,
                    help="comma-separated strategy per seat, one for all seats, or a longer pool to seat from")
     p.add_argument("--strategy-file", help="JSON file of extra strategies to register before the run")
@@ -178,6 +180,7 @@ def _add_harden_args(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="playtest", description="Monte Carlo balance analysis for board games.")
+    parser.add_argument("--debug", action="store_true", help="on an error, show the whole traceback too")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     sub.add_parser("games", help="list the games")
@@ -239,8 +242,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a run made with --population (e.g. a hardened population): the card compares it with the "
                         "report's run of the same game, players and rules (repeatable)")
 
-    p = sub.add_parser("replay", help="print one game turn by turn")
-    _add_study_args(p)
+    p = sub.add_parser("replay", help="print one game turn by turn: of a run directory (exactly as logged, from its "
+                                      "manifest) or of the study the flags describe")
+    _add_study_args(p, "a run directory, or a game name (with --players and the study's flags)", players_required=False)
     p.add_argument("--game-index", type=_at_least(0), default=0, help="which game of the run to replay")
 
     p = sub.add_parser("bench", help="measure games/s with and without JIT")
@@ -254,6 +258,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     _add_ladder_parser(sub)
+    for p in sub.choices.values():  # --debug after the command too (SUPPRESS keeps the top-level value)
+        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
 
 
@@ -455,7 +461,18 @@ def _cmd_report(args: argparse.Namespace) -> None:
     print(f"report written to {path}")
 
 
+REPLAY_FLAGS = ("players", "strategies", "strategy_file", "population", "seating", "rotate", "overrides")
+"""Study flags a run directory's manifest already answers (--seed's default 0 cannot be told from absent)."""
+
+
 def _cmd_replay(args: argparse.Namespace) -> None:
+    if args.game not in game_names():
+        if Path(args.game).is_dir():
+            return _replay_run(args)
+        raise PlaytestError(f"'{args.game}' is neither a game ({', '.join(game_names())}) nor a run directory; "
+                            "pass a run directory, or a game with --players and the run's flags")
+    if args.players is None:
+        raise PlaytestError(f"replay {args.game} needs --players N and the run's flags; or pass the run directory")
     from sim.study import plan_study
 
     _register_file(args.game, args.strategy_file)
@@ -465,6 +482,23 @@ def _cmd_replay(args: argparse.Namespace) -> None:
     seat_row = study.seats(args.game_index, 1)[0]
     print(study.spec.replay(study.rules, study.n_players, seat_row, args.game_index, study.seed, study.table(),
                             study.strategy_names()))
+
+
+def _replay_run(args: argparse.Namespace) -> None:
+    """`playtest replay RUN_DIR --game-index i`: everything else from the run's manifest."""
+    from sim.replay import provenance_note, run_manifest, trace_logged
+
+    given = [f"--{name.replace('_', '-')}" for name in REPLAY_FLAGS if getattr(args, name)] + \
+            (["--seed"] if args.seed else [])
+    if given:
+        raise PlaytestError(f"{args.game} is a run directory: its manifest gives the players, strategies, seating, "
+                            f"seed and rules; drop {', '.join(given)}")
+    manifest = run_manifest(args.game)
+    traced = trace_logged(args.game, args.game_index)
+    note = provenance_note(manifest)
+    if note:
+        print(f"playtest: note: {note}", file=sys.stderr)
+    print(get_game(manifest["game"]).render(traced))
 
 
 def _cmd_bench(args: argparse.Namespace) -> None:
@@ -550,13 +584,28 @@ COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "rules": _cmd_ru
             "balance": _cmd_balance, "ladder": _cmd_ladder, "harden": _cmd_harden}
 
 
+def _warn_broken(args: argparse.Namespace) -> None:
+    """One line on stderr per game package that fails to import, unless the command names it (then it is the
+    error); with --debug, its traceback too."""
+    for package, problem in broken_games().items():
+        if getattr(args, "game", None) != package:
+            print(f"playtest: warning: {problem}", file=sys.stderr)
+            if args.debug:
+                traceback.print_exception(problem.__cause__)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
+    debug = False
     try:
         args = build_parser().parse_args(argv)
+        debug = args.debug
+        _warn_broken(args)
         COMMANDS[args.command](args)
     except PlaytestError as exc:
         print(f"playtest: error: {exc}", file=sys.stderr)
+        if debug:
+            traceback.print_exception(exc)
         return 2
     except BrokenPipeError:  # output piped into `head` and closed early: not an error
         sys.stderr.close()

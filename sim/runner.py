@@ -24,6 +24,7 @@ import joblib
 from filelock import FileLock, Timeout
 from tqdm import tqdm
 
+from sim.core.cache import package_digest
 from sim.core.errors import PlaytestError, writable_dir
 from sim.core.spec import ChunkResult, get_game
 from sim.logs import part_is_intact, read_manifest, records_to_frames, write_manifest, write_part
@@ -31,6 +32,8 @@ from sim.study import Mixture, Study, plan_study
 from sim.core.policy import StrategyTable
 
 PACKAGES = ("playtest", "numba", "numpy", "pandas", "pyarrow", "joblib")
+SOURCES = Path(__file__).resolve().parent
+"""The sim package: the sources whose state a manifest records (commit, dirty tree, kernel digest)."""
 
 
 def play_part(study: Study, table: StrategyTable, part: int) -> tuple[int, ChunkResult]:
@@ -58,11 +61,27 @@ def _versions() -> dict[str, str]:
 
 def _git_commit() -> str | None:
     try:
-        res = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
-                             cwd=Path(__file__).resolve().parent)
+        res = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5, cwd=SOURCES)
     except (OSError, subprocess.SubprocessError):
         return None
     return res.stdout.strip() or None
+
+
+def _git_dirty() -> bool | None:
+    """Whether the sources under sim/ (the code that plays) differ from the commit: ``git status`` of that
+    directory; None outside a git checkout or when git cannot tell (never an error)."""
+    try:
+        res = subprocess.run(["git", "status", "--porcelain", "--", "."], capture_output=True, text=True, timeout=10,
+                             cwd=SOURCES)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return bool(res.stdout.strip()) if res.returncode == 0 else None
+
+
+def kernel_digest(game: str) -> str:
+    """The source digest the kernels of ``game`` are cached under (sim/core/cache.py: the core's sources and the
+    game package's): which code played."""
+    return package_digest(game)
 
 
 @contextlib.contextmanager
@@ -174,7 +193,8 @@ def _execute(study: Study, run_dir: Path, jobs: int, backend: str, scheduler: st
         tqdm.write(f"playtest: redoing {len(redo)} part(s) whose files are missing or fail their checksum: {redo}")
     todo = [p for p in range(study.n_parts()) if p not in kept]
     manifest.update(parts=sorted(kept.values(), key=lambda e: e["index"]), complete=not todo)
-    manifest.update(versions=_versions(), git_commit=_git_commit(), overrides=list(study.overrides))
+    manifest.update(versions=_versions(), git_commit=_git_commit(), overrides=list(study.overrides),
+                    git_dirty=_git_dirty(), source_digest=kernel_digest(study.game))
     write_manifest(run_dir, manifest)
     if not todo:
         return run_dir

@@ -101,28 +101,27 @@ def test_fixed_mixed_lineup_reports_no_seat_advantage(tmp_path):
     assert "large" not in seats
 
 
-def test_card_replay_command_reproduces_the_logged_seats(tmp_path):
-    """The card's `playtest replay ...` line plans the same study: the same seats for that game as the log."""
+def test_card_replay_command_replays_the_logged_game(tmp_path):
+    """The card's `playtest replay RUN_DIR --game-index i` line plays that game again as logged (its seats and
+    scores), under the run's rules variant and pool, from the manifest alone."""
     import shlex
 
     from analysis.card import replay_command
     from analysis.load import load_run
     from sim.cli import build_parser
+    from sim.replay import trace_logged
     from sim.runner import run_study
-    from sim.study import plan_study
 
     run_dir = run_study("sea_trade", 3, 60, ["trader", "raider", "blocker", "balanced"], seed=4, jobs=1,
                         out=tmp_path / "r", overrides=["win_gold=30"], progress=False)
     run = load_run(run_dir)
     cmd = replay_command(run, 17)
-    assert cmd.startswith("playtest replay sea_trade --players 3 --seed 4 ") and "--set win_gold=30" in cmd
     args = build_parser().parse_args(shlex.split(cmd)[1:])
-    study = plan_study(args.game, args.players, args.game_index + 1, args.strategies, args.rotate, args.seed,
-                       args.overrides, seating=args.seating)
-    names = study.strategy_names()
-    logged = run.players[run.players["game_index"] == 17].sort_values("seat")["strategy"].astype(str).tolist()
-    assert [names[i] for i in study.seats(17, 1)[0]] == logged
-    assert study.rules == plan_study("sea_trade", 3, 1, overrides=["win_gold=30"]).rules
+    traced = trace_logged(args.game, args.game_index)
+    logged = run.players[run.players["game_index"] == 17].sort_values("seat")
+    assert traced.names == logged["strategy"].astype(str).tolist()
+    assert traced.players[:, 0].tolist() == logged["score"].tolist()
+    assert traced.rules.win_gold == 30
 
 
 def test_shared_victories_are_a_rule_outcome_not_degenerate_games():

@@ -18,6 +18,7 @@ import numpy as np
 
 import sim
 from sim.core import play as protocol
+from sim.core.broken import BrokenGame, import_failure, kernel_errors
 from sim.core.errors import PlaytestError
 from sim.core.policy import P_PLAYOUTS, DecisionSchema, Strategy, StrategyRegistry, StrategyTable
 from sim.core.records import STANDARD_GAME, STANDARD_PLAYER, Column
@@ -138,7 +139,8 @@ class GameSpec:
             table = self.strategies.table(["random"])
         common = common_arrays(self, rules, n_players, data, table, trace)
         st = build(self.layout, common, self.allocate(rules, n_players, data) if self.allocate else None)
-        self.prepare(st, data)
+        with kernel_errors():
+            self.prepare(st, data)
         return st, data
 
     def new_snapshot(self, st: Any) -> Any:
@@ -159,8 +161,9 @@ class GameSpec:
         games = np.zeros((n_games, len(self.game_columns)), np.int64)
         players = np.zeros((n_games, n_players, len(self.player_columns)), np.int64)
         try:
-            protocol.play_chunk(st, self._snapshot_for(st, table), data, seats, int(first_index), int(n_games),
-                                int(seed), games, players)
+            with kernel_errors():
+                protocol.play_chunk(st, self._snapshot_for(st, table), data, seats, int(first_index), int(n_games),
+                                    int(seed), games, players)
         except AssertionError as exc:
             raise AssertionError(f"{self.name}, game {int(st.meta[M.game_index])}: {exc}") from None
         return ChunkResult(games, players, int(st.mc[MC.decisions]), int(st.mc[MC.playouts]))
@@ -175,7 +178,8 @@ class GameSpec:
         st, data = self.new_state(rules, n_players, table, trace=new_trace(capacity))
         st.meta[M.check] = 1
         seat_row = np.ascontiguousarray(seat_row, dtype=np.int64)[:n_players]
-        protocol.play_game(st, self._snapshot_for(st, table), data, int(seed), int(game_index), seat_row)
+        with kernel_errors():
+            protocol.play_game(st, self._snapshot_for(st, table), data, int(seed), int(game_index), seat_row)
         names = [strategy_names[int(i)] for i in seat_row]
         return Traced(st.trace[: st.meta[M.events]].copy(), st.games.copy(), st.players.copy(), st, data, rules,
                       names, int(game_index), int(seed))
@@ -187,26 +191,41 @@ class GameSpec:
 
 
 # -------------------------------------------------------------------------------------------------- registry
-def _discover() -> dict[str, GameSpec]:
-    """Every subpackage of ``sim`` that defines ``SPEC`` is a game (``sim.core`` is not)."""
-    found = {}
+def _discover() -> tuple[dict[str, GameSpec], dict[str, BrokenGame]]:
+    """Every subpackage of ``sim`` that defines ``SPEC`` is a game (``sim.core`` is not); a package that fails
+    to import is set aside with its one-line diagnosis, so the other games keep working."""
+    found, broken = {}, {}
     for info in pkgutil.iter_modules(sim.__path__):
         if info.ispkg and info.name != "core":
-            module = importlib.import_module(f"sim.{info.name}")
+            try:
+                module = importlib.import_module(f"sim.{info.name}")
+            except Exception as exc:  # any error of a half-written game: named, not fatal to the others
+                broken[info.name] = BrokenGame(import_failure(info.name, exc))
+                broken[info.name].__cause__ = exc
+                continue
             spec = getattr(module, "SPEC", None)
             if isinstance(spec, GameSpec):
                 found[spec.name] = spec
-    return dict(sorted(found.items()))
+    return dict(sorted(found.items())), broken
 
 
 _GAMES: dict[str, GameSpec] = {}
+_BROKEN: dict[str, BrokenGame] = {}
 
 
 def games() -> dict[str, GameSpec]:
     """Name -> GameSpec of every registered game (found once, on first use)."""
-    if not _GAMES:
-        _GAMES.update(_discover())
+    if not _GAMES and not _BROKEN:
+        found, broken = _discover()
+        _GAMES.update(found)
+        _BROKEN.update(broken)
     return _GAMES
+
+
+def broken_games() -> dict[str, BrokenGame]:
+    """Package name -> why it failed to import (one line; the import error is its ``__cause__``)."""
+    games()
+    return dict(_BROKEN)
 
 
 def game_names() -> list[str]:
@@ -214,8 +233,10 @@ def game_names() -> list[str]:
 
 
 def get_game(name: str) -> GameSpec:
-    """Look a game up by name."""
+    """Look a game up by name (a broken game's package name raises its one-line diagnosis)."""
     found = games()
+    if name in _BROKEN:
+        raise BrokenGame(str(_BROKEN[name])) from _BROKEN[name].__cause__
     if name not in found:
         raise PlaytestError(f"unknown game '{name}'; choose from {', '.join(found)} (see `playtest games`)")
     return found[name]
