@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Sequence
 
-from sim.core.errors import PlaytestError
+from sim.core.errors import PlaytestError, write_fault
 from sim.core.fields import declared
 from sim.core.spec import game_names, get_game
 from sim.study import SEATINGS, Mixture
@@ -32,8 +34,12 @@ def _strategy_list(text: str) -> list[str]:
     return names
 
 
+INT64_MAX = 2**63 - 1
+"""No count or index of playtest goes beyond a signed 64-bit integer (the kernels' and the logs' type)."""
+
+
 def _at_least(low: int):
-    """An argparse type: an integer >= ``low`` (the error names the bound)."""
+    """An argparse type: an integer >= ``low`` and within 64 bits (the error names the bound)."""
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -41,6 +47,8 @@ def _at_least(low: int):
             raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        if value > INT64_MAX:
+            raise argparse.ArgumentTypeError(f"{text} does not fit in 64 bits; give at most 2**63-1")
         return value
     parse.__name__ = f"integer >= {low}"
     return parse
@@ -524,8 +532,16 @@ COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "rules": _cmd_ru
             "balance": _cmd_balance, "ladder": _cmd_ladder, "harden": _cmd_harden}
 
 
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM ends a run as Ctrl-C does: temporary files are removed, the lock released, workers stopped."""
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         args = build_parser().parse_args(argv)
         COMMANDS[args.command](args)
@@ -535,9 +551,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and closed early: not an error
         sys.stderr.close()
         return 0
+    except OSError as exc:  # a full disk or a read-only filesystem, met while writing
+        fault = write_fault(exc)
+        if fault is None:
+            raise
+        print(f"playtest: error: {fault}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("playtest: interrupted; re-run the same command to resume", file=sys.stderr)
         return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     return 0
 
 
