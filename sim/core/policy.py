@@ -315,7 +315,7 @@ def strategy_from_json(item: Any, where: str = "a strategy definition") -> Strat
             return RolloutStrategy(**item)
         return Strategy(**item)
     except TypeError as exc:
-        raise PlaytestError(f"{where} is malformed ({exc}); it must hold {FILE_FORMAT}") from None
+        raise PlaytestError(f"{where}: a strategy definition is malformed ({exc}); it must hold {FILE_FORMAT}") from None
 
 
 def _number(value: Any) -> bool:
