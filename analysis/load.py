@@ -169,8 +169,10 @@ BASE_COLUMNS = {"games": ("game_index", "n_players"), "players": ("game_index", 
 def _check_game(run_dir: Path, manifest: dict[str, Any]) -> None:
     """The logs are the named game's: no column the game does not write (a manifest whose game was edited, or
     parts of another game). Older logs may lack a newer column; that is handled where the column is used."""
-    from sim.core.spec import get_game
+    from sim.core.spec import game_names, get_game
 
+    if manifest["game"] not in game_names():  # a game this version does not know: its standard sections only
+        return
     spec = get_game(manifest["game"])
     for kind, own in (("games", spec.game_columns), ("players", spec.player_columns)):
         if not manifest["parts"]:
