@@ -162,6 +162,33 @@ def _check_frames(run_dir: Path, manifest: dict[str, Any], games: pd.DataFrame, 
         raise PlaytestError(f"{run_dir} has duplicate game_index values (overlapping parts); {REDO} in a fresh directory")
 
 
+BASE_COLUMNS = {"games": ("game_index", "n_players"), "players": ("game_index", "seat", "strategy", "win_share")}
+"""Columns every game's logs hold beside its own (sim/logs.py ``records_to_frames``)."""
+
+
+def _check_game(run_dir: Path, manifest: dict[str, Any]) -> None:
+    """The logs are the named game's: no column the game does not write (a manifest whose game was edited, or
+    parts of another game). Older logs may lack a newer column; that is handled where the column is used."""
+    from sim.core.spec import game_names, get_game
+
+    if manifest["game"] not in game_names():  # a game this version does not know: its standard sections only
+        return
+    spec = get_game(manifest["game"])
+    for kind, own in (("games", spec.game_columns), ("players", spec.player_columns)):
+        if not manifest["parts"]:
+            return
+        path = _checked_part(run_dir, manifest["parts"][0], kind)
+        try:
+            names = pq.read_schema(path).names
+        except (pa.ArrowException, OSError) as exc:
+            raise PlaytestError(f"{path} cannot be read as Parquet ({exc}); {REDO}") from exc
+        alien = sorted(set(names) - {c.name for c in own} - set(BASE_COLUMNS[kind]))
+        if alien:
+            raise PlaytestError(f"{run_dir}: the manifest says {manifest['game']}, but its {kind} logs hold "
+                                f"{', '.join(alien[:3])}, which {manifest['game']} does not write; restore the "
+                                "manifest's game or re-run the study")
+
+
 def load_run(
     run_dir: str | Path,
     games_columns: Sequence[str] | None = None,
@@ -176,6 +203,7 @@ def load_run(
     manifest = read_manifest(run_dir)
     gcols = None if games_columns is None else list(dict.fromkeys([*GAME_REQUIRED, *games_columns]))
     pcols = None if players_columns is None else list(dict.fromkeys([*PLAYER_REQUIRED, *players_columns]))
+    _check_game(run_dir, manifest)
     games = _read_parts(run_dir, manifest, "games", gcols)
     players = _read_parts(run_dir, manifest, "players", pcols)
     _check_frames(run_dir, manifest, games, players)

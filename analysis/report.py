@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import re
 from pathlib import Path
 from typing import Sequence
@@ -20,6 +21,7 @@ from analysis.players import runs_phrase
 from analysis.sections import Plot, Section, Table, ci, describe_display, game_comparison, game_sections, rate_display
 from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding, Ledger, fdr, finding, p_is
 from sim.core.errors import PlaytestError, writable_dir
+from sim.logs import atomic_path
 
 
 def _finding_table(rows: list[Finding], label: str, names: list[str]) -> pd.DataFrame:
@@ -296,6 +298,10 @@ def _load(run_dirs: Sequence[str | Path]) -> list[Run]:
     if not run_dirs:
         raise PlaytestError("no run directory given; pass one or more runs/<run-id> directories")
     runs = [load_run(d) for d in run_dirs]
+    games = list(dict.fromkeys(r.game for r in runs))
+    if len(games) > 1:
+        raise PlaytestError(f"these runs are of different games ({', '.join(games)}); a report compares runs of one "
+                            "game: report each game's runs apart")
     labels = [r.label for r in runs]
     if len(set(labels)) < len(labels):
         raise PlaytestError("two runs share a directory name; give each run its own directory name to compare them")
@@ -343,12 +349,28 @@ def state_tests(sections: list[Section], ledger: Ledger) -> list[Section]:
     return [Section(first.title, first.blocks[:1] + [ledger.sentence()] + first.blocks[1:])] + sections[1:]
 
 
-def _remove_stale_figures(out: Path, written: set[str]) -> None:
-    """Delete figures an earlier report left in ``out`` (named like ours, ``NN-section-plot.png``) that this one
-    did not write: a report re-written into its directory references only its own figures."""
-    for path in out.glob("[0-9][0-9]-*.png"):
-        if path.name not in written:
-            path.unlink()
+OWNED = ".playtest-report.json"
+"""The record, in a report directory, of the figures the last report wrote there: the only files a later report
+may remove (a designer's own PNGs in that directory are never touched)."""
+
+
+def _replace_figures(out: Path, written: set[str]) -> None:
+    """Delete the figures the previous report in ``out`` recorded as its own that this one did not write, then
+    record this one's: a report re-written into its directory references only its own figures."""
+    record = out / OWNED
+    try:
+        previous = json.loads(record.read_text()).get("figures", [])
+    except (OSError, ValueError, AttributeError):
+        previous = []
+    for name in previous:
+        if isinstance(name, str) and name not in written and FIGURE.fullmatch(name):
+            (out / name).unlink(missing_ok=True)
+    with atomic_path(record) as tmp:
+        tmp.write_text(json.dumps({"figures": sorted(written)}, indent=1))
+
+
+FIGURE = re.compile(r"[0-9]{2}-[^/\\]+\.png")
+"""The name of a report's figure, ``NN-section-plot.png`` (a recorded name of any other form is not removed)."""
 
 
 def _write(runs: Sequence[Run], sections: list[Section], title: str, out_dir: str | Path) -> Path:
@@ -389,7 +411,7 @@ def _write(runs: Sequence[Run], sections: list[Section], title: str, out_dir: st
                             f"<figcaption>{html.escape(block.caption)}</figcaption></figure>")
         body.append("</section>")
     (out / "report.md").write_text("\n".join(md))
-    _remove_stale_figures(out, used)
+    _replace_figures(out, used)
     index = out / "index.html"
     index.write_text(f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
                      f"<style>{CSS}</style></head><body>{''.join(body)}</body></html>")

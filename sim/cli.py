@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import traceback
+import threading
 from pathlib import Path
 from typing import Sequence
 
-from sim.core.errors import PlaytestError
+from sim.core.errors import PlaytestError, write_fault
 from sim.core.fields import declared
 from sim.core.spec import broken_games, game_names, get_game
 from sim.study import SEATINGS, Mixture
@@ -33,8 +35,12 @@ def _strategy_list(text: str) -> list[str]:
     return names
 
 
+INT64_MAX = 2**63 - 1
+"""No count or index of playtest goes beyond a signed 64-bit integer (the kernels' and the logs' type)."""
+
+
 def _at_least(low: int):
-    """An argparse type: an integer >= ``low`` (the error names the bound)."""
+    """An argparse type: an integer >= ``low`` and within 64 bits (the error names the bound)."""
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -42,6 +48,8 @@ def _at_least(low: int):
             raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        if value > INT64_MAX:
+            raise argparse.ArgumentTypeError(f"{text} does not fit in 64 bits; give at most 2**63-1")
         return value
     parse.__name__ = f"integer >= {low}"
     return parse
@@ -594,9 +602,17 @@ def _warn_broken(args: argparse.Namespace) -> None:
                 traceback.print_exception(problem.__cause__)
 
 
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM ends a run as Ctrl-C does: temporary files are removed, the lock released, workers stopped."""
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
     debug = False
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         args = build_parser().parse_args(argv)
         debug = args.debug
@@ -610,9 +626,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and closed early: not an error
         sys.stderr.close()
         return 0
+    except OSError as exc:  # a full disk or a read-only filesystem, met while writing
+        fault = write_fault(exc)
+        if fault is None:
+            raise
+        print(f"playtest: error: {fault}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("playtest: interrupted; re-run the same command to resume", file=sys.stderr)
         return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     return 0
 
 

@@ -38,7 +38,7 @@ from sim.logs import read_record
 from sim.population import Population, population_data
 from sim.runner import one_writer, run_study
 from sim.study import known_strategies
-from sim.tune import plan_tune, tune
+from sim.tune import MAX_SEED, plan_tune, tune
 
 POPULATION_FILE = "population.json"
 HISTORY_FILE = "history.json"
@@ -110,8 +110,9 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
         if registry.get(name).kind == "rollout":
             raise PlaytestError(f"--pool {name} is a rollout; a population holds random or weights strategies "
                                 "(the rollout player is the second probe)")
-    if not 0 <= seed < 2**62:
-        raise PlaytestError(f"--seed must be an integer from 0 to 2**62-1, not {seed}")
+    if not 0 <= seed <= MAX_SEED // 2:
+        raise PlaytestError(f"--seed must be from 0 to {MAX_SEED // 2:,} (each round's search seeds CMA-ES, which "
+                            f"takes seeds below 2**32), not {seed}")
     for flag, value in (("--search-games", search_games), ("--final-games", final_games),
                         ("--meta-games", meta_games), ("--probe-games", probe_games),
                         ("--probe-playouts", probe_playouts), ("--block", block), ("--member-games", member_games)):

@@ -94,12 +94,7 @@ def load_population(game: str, path: str | Path, players: int | None = None) -> 
         if isinstance(item, str):
             members.append(_known(registry, item, where))
         elif isinstance(item, dict):
-            try:
-                strategy = strategy_from_json(item)
-            except TypeError as exc:
-                raise PlaytestError(f"{where}: a strategy definition is malformed ({exc}); use the fields "
-                                    "--strategy-file takes") from None
-            members.append(registry.register(strategy).name)
+            members.append(registry.register(strategy_from_json(item, where)).name)
         else:
             raise PlaytestError(f"{where}: {item!r} is neither a strategy name nor a definition; {FORMAT}")
     if len(set(members)) < len(members):

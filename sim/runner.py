@@ -8,11 +8,16 @@ parts listed in the manifest with a good checksum are kept, the rest are (re)don
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
 import math
 import os
 import platform
+import re
+import signal
 import socket
 import subprocess
+import sys
 import time
 from dataclasses import replace
 from datetime import datetime, timezone
@@ -22,12 +27,14 @@ from typing import Any, Callable, Iterator, Sequence
 
 import joblib
 from filelock import FileLock, Timeout
+from joblib.externals.loky.process_executor import TerminatedWorkerError
 from tqdm import tqdm
 
 from sim.core.cache import package_digest
 from sim.core.errors import PlaytestError, writable_dir
 from sim.core.spec import ChunkResult, get_game
-from sim.logs import part_is_intact, read_manifest, records_to_frames, write_manifest, write_part
+from sim.logs import (part_is_intact, read_manifest, records_to_frames, remove_temporaries,
+                      write_manifest, write_part)
 from sim.study import Mixture, Study, plan_study
 from sim.core.policy import StrategyTable
 
@@ -36,11 +43,34 @@ SOURCES = Path(__file__).resolve().parent
 """The sim package: the sources whose state a manifest records (commit, dirty tree, kernel digest)."""
 
 
-def play_part(study: Study, table: StrategyTable, part: int) -> tuple[int, ChunkResult]:
-    """Play one part's games in this process (the unit of work sent to joblib workers)."""
+def play_part(study: Study, table: StrategyTable, part: int, parent: int | None = None) -> tuple[int, ChunkResult]:
+    """Play one part's games in this process (the unit of work sent to joblib workers); ``parent``: the pid of
+    the run's main process, which this worker must not outlive (``die_with``)."""
+    if parent is not None:
+        die_with(parent)
     first, n = study.part_range(part)
     spec = get_game(study.game)
     return part, spec.play_chunk(study.rules, study.n_players, study.seats(first, n), first, n, study.seed, table)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+@functools.cache
+def die_with(parent: int) -> None:
+    """Make this worker process end when the run's main process ends, however it ends (SIGTERM, SIGKILL).
+
+    On Linux the kernel does it: prctl(PR_SET_PDEATHSIG, SIGKILL) kills this process when its parent dies, even in
+    the middle of a kernel call that holds the GIL (where a watchdog thread could not run); if the parent is
+    already gone, exit now. loky starts its workers as children of the main process, so the parent is the run.
+    Elsewhere nothing is set (loky's own check ends an idle worker; a busy one finishes its part first).
+    """
+    if os.getpid() == parent or not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def warm_up(study: Study, table: StrategyTable) -> float:
@@ -99,7 +129,7 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[int]:
             raise PlaytestError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
         try:
             client = Client(scheduler, timeout=10)
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
             raise PlaytestError(f"cannot reach the Dask scheduler at {scheduler} ({exc}); start it or fix --scheduler") from None
         try:
             with joblib.parallel_config(backend="dask"):
@@ -113,6 +143,23 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[int]:
 LOCK = ".playtest.lock"
 WRITER = ".playtest.writer"
 """The lock that lets one process at a time write a run directory, and the note naming that process."""
+
+
+def check_scheduler(backend: str, scheduler: str | None) -> None:
+    """Refuse a malformed Dask scheduler address before anything is written (reaching it is checked on use)."""
+    if backend != "dask" or not scheduler:
+        return
+    try:
+        from distributed.comm import parse_address, parse_host_port
+    except ImportError:
+        return
+    try:
+        scheme, location = parse_address(scheduler)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            parse_host_port(location)
+    except (ValueError, TypeError) as exc:
+        raise PlaytestError(f"--scheduler '{scheduler}' is not a Dask address ({exc}); give e.g. "
+                            "tcp://127.0.0.1:8786") from None
 
 
 @contextlib.contextmanager
@@ -152,6 +199,10 @@ def _open_run(run_dir: Path, study: Study, grow: bool = False) -> dict[str, Any]
             raise PlaytestError(
                 f"{run_dir} holds a different study ({key} differs); pass another --out or delete that directory"
             )
+    recorded, current = manifest.get("source_digest"), kernel_digest(study.game)
+    if recorded is not None and recorded != current and not manifest.get("complete"):
+        raise PlaytestError(f"{run_dir} was played by other {study.game} sources (digest {recorded}, now {current}); "
+                            "resuming would mix two engines: pass another --out or delete that directory")
     if grow:
         if int(manifest["n_games"]) > study.n_games:
             raise PlaytestError(f"{run_dir} already holds {manifest['n_games']:,} games, more than --games "
@@ -178,6 +229,7 @@ def execute(study: Study, run_dir: Path, jobs: int = -1, backend: str = "loky",
 
     ``grow``: the directory may hold a smaller run of the same study, which is extended (see ``_open_run``).
     """
+    check_scheduler(backend, scheduler)
     writable_dir(run_dir)
     with one_writer(run_dir):
         return _execute(study, run_dir, jobs, backend, scheduler, progress, grow)
@@ -187,14 +239,16 @@ def _execute(study: Study, run_dir: Path, jobs: int, backend: str, scheduler: st
              progress: bool, grow: bool = False) -> Path:
     """The body of ``execute``, run while this process holds the directory's lock."""
     manifest = _open_run(run_dir, study, grow)
+    remove_temporaries(run_dir)
     kept = {e["index"]: e for e in manifest["parts"] if part_is_intact(run_dir, e)}
     redo = sorted({e["index"] for e in manifest["parts"]} - set(kept))
     if redo:
         tqdm.write(f"playtest: redoing {len(redo)} part(s) whose files are missing or fail their checksum: {redo}")
     todo = [p for p in range(study.n_parts()) if p not in kept]
     manifest.update(parts=sorted(kept.values(), key=lambda e: e["index"]), complete=not todo)
-    manifest.update(versions=_versions(), git_commit=_git_commit(), overrides=list(study.overrides),
-                    git_dirty=_git_dirty(), source_digest=kernel_digest(study.game))
+    if todo:  # what plays now is recorded; a complete run keeps the record of the code that played it
+        manifest.update(versions=_versions(), git_commit=_git_commit(), overrides=list(study.overrides),
+                        git_dirty=_git_dirty(), source_digest=kernel_digest(study.game))
     write_manifest(run_dir, manifest)
     if not todo:
         return run_dir
@@ -208,7 +262,8 @@ def _execute(study: Study, run_dir: Path, jobs: int, backend: str, scheduler: st
               smoothing=0.1) as bar, _backend(backend, scheduler, jobs) as n_jobs:
         parallel = joblib.Parallel(n_jobs=min(n_jobs, len(todo)) if n_jobs > 0 else n_jobs,
                                    return_as="generator_unordered")
-        for part, result in parallel(joblib.delayed(play_part)(study, table, p) for p in todo):
+        parent = os.getpid()
+        for part, result in _worker_faults(parallel(joblib.delayed(play_part)(study, table, p, parent) for p in todo)):
             first, n = study.part_range(part)
             frames = records_to_frames(spec, result, first, study.seats(first, n), names)
             entry = {"index": part, "first_game": first, "n_games": n, **write_part(run_dir, part, frames)}
@@ -220,6 +275,17 @@ def _execute(study: Study, run_dir: Path, jobs: int, backend: str, scheduler: st
                                             "games_per_s": round(n_todo / wall, 1), "games_timed": n_todo})
     write_manifest(run_dir, manifest)
     return run_dir
+
+
+def _worker_faults(results: Iterator[Any]) -> Iterator[Any]:
+    """The workers' results; a worker that died (killed, out of memory) ends the run in one line (the parts
+    already written are kept)."""
+    try:
+        yield from results
+    except TerminatedWorkerError as exc:
+        cause = re.search(r"\{([^}]*)\}", str(exc))
+        raise PlaytestError(f"a worker process died ({cause[1] if cause else 'killed'}); the parts written so far "
+                            "are kept: re-run the same command to resume (with fewer --jobs if memory ran out)") from None
 
 
 def run_study(
@@ -288,6 +354,7 @@ def execute_until(study: Study, run_dir: Path, width_of: Callable[[Path], float]
     ``width_of(run_dir)`` (the 95% interval of the chosen metric) is narrower than ``target``. Resumes
     like ``execute``; the manifest records how it stopped under ``until_ci`` (with ``note``: metric, unit).
     ``kw``: jobs, backend, scheduler, progress."""
+    check_scheduler(kw.get("backend", "loky"), kw.get("scheduler"))
     writable_dir(run_dir)
     with one_writer(run_dir):
         start = max(games_held(run_dir, study), first_size(study, min_games))

@@ -131,6 +131,10 @@ MIXTURE = "mixture"
 """The seating of a population study (not a --seating choice: --population sets it)."""
 ROLLOUT_CHUNK = 50
 """Default games per part when a strategy is a rollout (each game costs thousands of playouts)."""
+MAX_GAMES = 10**10
+"""Most games one run may hold: ten thousand million-game coffee breaks, far inside int64 game indices."""
+MAX_PARTS = 1_000_000
+"""Most part files one run may hold (the runner lists them all)."""
 ALL_ORDERS_LIMIT = 40_320
 """Largest number of ordered selections ``all`` enumerates (8!); larger pools use blocks of rotations."""
 _SALT = np.uint64(0x5EA7_1A6E_D00D_F00D)
@@ -218,8 +222,9 @@ def plan_study(
     """
     spec = get_game(game)
     spec.check_players(players)
-    if games < 1:
-        raise PlaytestError(f"--games must be at least 1, not {games}")
+    if not 1 <= games <= MAX_GAMES:
+        raise PlaytestError(f"--games must be from 1 to {MAX_GAMES:,}, not {games:,}; split a larger study into "
+                            "runs with different --seed")
     if not 0 <= seed < 2**63:
         raise PlaytestError(f"--seed must be an integer from 0 to 2**63-1, not {seed}")
     if seating is not None and seating not in (*SEATINGS, MIXTURE):
@@ -249,6 +254,9 @@ def plan_study(
     size = chunk_size or (ROLLOUT_CHUNK if rollout else spec.chunk_size)
     if size < 1:
         raise PlaytestError(f"chunk size must be at least 1, not {size}")
+    if -(-games // size) > MAX_PARTS:
+        raise PlaytestError(f"--games {games:,} in parts of {size:,} makes more than {MAX_PARTS:,} part files; "
+                            f"raise --chunk-size to at least {-(-games // MAX_PARTS):,}")
     return Study(game, players, games, tuple(names), seating, seed, rules, size, tuple(overrides), mixture)
 
 

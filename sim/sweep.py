@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterator, Sequence
 from sim.core.errors import PlaytestError, writable_dir
 from sim.core.policy import Strategy, StrategyRegistry
 from sim.core.rules import apply_overrides
+from sim.logs import atomic_path
 from sim.runner import execute, first_size, games_held, grow_until, one_writer
 from sim.study import Study
 
@@ -250,9 +251,8 @@ def read_matching(path: Path, config: dict[str, Any], what: str) -> dict[str, An
 
 def save_json(path: Path, manifest: dict[str, Any]) -> None:
     """Write a manifest atomically (a reader never sees half of it)."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2))
-    tmp.replace(path)
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps(manifest, indent=2))
 
 
 def _save(root: Path, manifest: dict[str, Any]) -> None:

@@ -38,6 +38,9 @@ DIGITS = 4
 """Significant digits of the written weights (the final measurement plays the rounded weights)."""
 
 
+MAX_SEED = 2**32 - 2
+"""Largest search seed: CMA-ES seeds NumPy's legacy generator (0 .. 2**32-1) with seed + 1."""
+
 @dataclass(frozen=True)
 class TunePlan:
     """A validated search: who is tuned from what, against whom, over which weights, with what budget."""
@@ -108,6 +111,9 @@ def plan_tune(game: str, players: int, against: Sequence[str], budget: int, *, s
     """Check every choice (one clear line otherwise) and register the tuned strategy's name (as a copy of
     the start) so studies can seat it. ``start`` defaults to the first weights strategy of ``against``.
     ``mixture``: one weight per ``against`` strategy, the population the other seats draw from."""
+    if not 0 <= seed <= MAX_SEED:
+        raise PlaytestError(f"--seed must be from 0 to {MAX_SEED:,} (CMA-ES seeds NumPy with seed + 1, below 2**32), "
+                            f"not {seed}")
     field = known_strategies(game, players, against, "--against", "random")
     spec = get_game(game)
     registry = spec.strategies

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
@@ -40,11 +41,13 @@ def test_rewritten_report_keeps_only_its_own_figures(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "07-old-section-plot.png").write_bytes(b"stale")
-    (out / "notes.png").write_bytes(b"a designer's own file")
+    (out / ".playtest-report.json").write_text('{"figures": ["07-old-section-plot.png"]}')
+    (out / "08-mine.png").write_bytes(b"a designer's own file, named like a figure")
     write_report([run_dir], out)
     md = (out / "report.md").read_text()
-    assert not (out / "07-old-section-plot.png").exists() and (out / "notes.png").exists()
-    assert sorted(p.name for p in out.glob("[0-9][0-9]-*.png")) == sorted(re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md))
+    assert not (out / "07-old-section-plot.png").exists() and (out / "08-mine.png").exists()
+    owned = json.loads((out / ".playtest-report.json").read_text())["figures"]
+    assert sorted(owned) == sorted(re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md))
 
 
 def test_missing_optional_column_is_skipped_with_a_note(tmp_path):

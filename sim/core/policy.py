@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +56,13 @@ SHORT_ROLLOUT = re.compile(r"^(?P<base>.+)\+(?P<allocation>mc|sh)(?P<playouts>-?
 of each (flat), ``BASE+shK`` sequential halving with the same budget (K x DEFAULT_TOP playouts at most)."""
 SHORT_ALLOCATION = {"mc": "flat", "sh": "halving"}
 DEFAULT_TOP = 4
+MAX_PLAYOUTS = 100_000
+"""Most playouts per option a rollout strategy may ask for: at this many one decision already takes minutes, and
+the kernels read the count from a float64 table (exact only to 2**53), so a larger number is refused, not played."""
+MAX_TOP = 1_000
+"""Most options a rollout strategy may try (more than any decision of the games offers)."""
+FILE_FORMAT = ("a JSON list of {name, description, kind, weights, temperature, epsilon} objects (a rollout: "
+               "{name, kind: rollout, base, playouts, top, allocation})")
 
 
 @dataclass(frozen=True)
@@ -174,7 +182,8 @@ class StrategyRegistry:
             self.register(s)
 
     def register(self, strategy: Strategy) -> Strategy:
-        """Add (or replace) a strategy after checking its kind and weight names."""
+        """Add (or replace) a strategy after checking its kind, weight names and values."""
+        _check_values(strategy)
         if strategy.kind == ROLLOUT:
             self._check_rollout(strategy)
         elif strategy.kind not in POLICY_KINDS:
@@ -221,11 +230,11 @@ class StrategyRegistry:
         if strategy.allocation not in ALLOCATIONS:
             raise PlaytestError(f"rollout strategy '{name}': unknown allocation '{strategy.allocation}'; use one of "
                                 f"{', '.join(ALLOCATIONS)}")
-        for field_, low in (("playouts", 1), ("top", 2)):
+        for field_, low, high in (("playouts", 1, MAX_PLAYOUTS), ("top", 2, MAX_TOP)):
             value = getattr(strategy, field_)
-            if not isinstance(value, int) or value < low:
-                raise PlaytestError(f"rollout strategy '{name}': {field_} must be a whole number of at least {low}, "
-                                    f"not {value!r}")
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise PlaytestError(f"rollout strategy '{name}': {field_} must be a whole number from {low} to "
+                                    f"{high:,}, not {value!r}")
 
     def names(self) -> list[str]:
         return list(self._by_name)
@@ -271,28 +280,71 @@ class StrategyRegistry:
 
     def load_file(self, path: str | Path) -> list[str]:
         """Register strategies from a JSON file (a list of Strategy fields); return their names."""
+        where = f"strategy file '{path}'"
         try:
-            items = json.loads(Path(path).read_text())
-            if isinstance(items, dict):
-                items = [items]
-            loaded = [strategy_from_json(item) for item in items]
+            items = json.loads(Path(path).read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise PlaytestError(f"strategy file '{path}' not found; pass an existing JSON file") from None
-        except (json.JSONDecodeError, TypeError, AttributeError) as exc:
-            raise PlaytestError(
-                f"strategy file '{path}' is malformed ({exc}); it must hold a JSON list of "
-                "{name, description, kind, weights, temperature, epsilon} objects (a rollout: "
-                "{name, kind: rollout, base, playouts, top, allocation})"
-            ) from None
+            raise PlaytestError(f"{where} not found; pass an existing JSON file") from None
+        except IsADirectoryError:
+            raise PlaytestError(f"{where} is a directory; pass a JSON file holding {FILE_FORMAT}") from None
+        except UnicodeDecodeError:
+            raise PlaytestError(f"{where} is not UTF-8 text; save it as UTF-8 JSON holding {FILE_FORMAT}") from None
+        except json.JSONDecodeError as exc:
+            raise PlaytestError(f"{where} is not valid JSON ({exc}); it must hold {FILE_FORMAT}") from None
+        except OSError as exc:
+            raise PlaytestError(f"{where} cannot be read ({exc.strerror}); pass a readable JSON file") from None
+        if isinstance(items, dict):
+            items = [items]
+        if not isinstance(items, list) or not items:
+            raise PlaytestError(f"{where} holds {type(items).__name__} {str(items)[:40]!r}; it must hold {FILE_FORMAT}")
+        loaded = [strategy_from_json(item, where) for item in items]
+        names = [s.name for s in loaded]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise PlaytestError(f"{where} defines '{twice[0]}' twice; give each strategy its own name")
         return [self.register(s).name for s in loaded]
 
 
-def strategy_from_json(item: dict[str, Any]) -> Strategy:
-    """One strategy of a JSON file; a rollout's description may be left out."""
-    if item.get("kind") == ROLLOUT:
-        item = {"description": f"flat Monte Carlo over {item.get('base')}", **item}
-        return RolloutStrategy(**item)
-    return Strategy(**item)
+def strategy_from_json(item: Any, where: str = "a strategy definition") -> Strategy:
+    """One strategy of a JSON file; a rollout's description may be left out (one line on a malformed item)."""
+    if not isinstance(item, dict):
+        raise PlaytestError(f"{where}: {str(item)[:40]!r} is not a strategy object; it must hold {FILE_FORMAT}")
+    try:
+        if item.get("kind") == ROLLOUT:
+            item = {"description": f"flat Monte Carlo over {item.get('base')}", **item}
+            return RolloutStrategy(**item)
+        return Strategy(**item)
+    except TypeError as exc:
+        raise PlaytestError(f"{where}: a strategy definition is malformed ({exc}); it must hold {FILE_FORMAT}") from None
+
+
+def _number(value: Any) -> bool:
+    """A JSON number (not a bool, not a string)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_values(s: Strategy) -> None:
+    """A strategy's fields hold what the kernels can play: a name, finite numeric weights, a temperature of at
+    least 0 and an epsilon in [0, 1]; a rollout plays its base's weights, so weights of its own are refused."""
+    if not isinstance(s.name, str) or not s.name.strip():
+        raise PlaytestError(f"strategy name {s.name!r} is not a name; give each strategy a non-empty string name")
+    where = f"strategy '{s.name}'"
+    if not isinstance(s.description, str) or not isinstance(s.kind, str):
+        raise PlaytestError(f"{where}: description and kind must be strings; see `playtest strategies GAME`")
+    if not isinstance(s.weights, Mapping) or not all(isinstance(row, Mapping) for row in s.weights.values()):
+        raise PlaytestError(f"{where}: weights must be an object of decision -> {{feature: number}}")
+    for decision, row in s.weights.items():
+        for feat, w in row.items():
+            if not _number(w) or not math.isfinite(w):
+                raise PlaytestError(f"{where}: weight {decision}.{feat} = {w!r} is not a finite number; give a number")
+    if s.kind == ROLLOUT and s.weights:
+        raise PlaytestError(f"{where}: a rollout plays its base's weights; move these weights to a weights strategy "
+                            "and name it as the base")
+    if not _number(s.temperature) or not 0 <= s.temperature < math.inf:
+        raise PlaytestError(f"{where}: temperature {s.temperature!r} must be a finite number of at least 0 "
+                            "(0: always the best option)")
+    if not _number(s.epsilon) or not 0 <= s.epsilon <= 1:
+        raise PlaytestError(f"{where}: epsilon {s.epsilon!r} must be a probability from 0 to 1")
 
 
 @njit(cache=True, inline="always")

@@ -568,6 +568,9 @@ def _paths(path: str | Path | None) -> tuple[list[Path], bool]:
     if not d.is_dir():
         raise PlaytestError(f"seven_wonders data directory '{d}' does not exist; pass a directory holding any of "
                             f"{', '.join(FILES)} with --set data=DIR")
+    if not any((d / name).is_file() for name in FILES):
+        raise PlaytestError(f"seven_wonders data directory '{d}' holds none of {', '.join(FILES)}; put the files you "
+                            "changed there, or drop --set data= to play the packaged data")
     return [d / name if (d / name).exists() else PACKAGED_DIR / name for name in FILES], True
 
 
