@@ -44,7 +44,7 @@ tour-bus: $(STAMP)
 
 tour-circus-train: $(STAMP)
 	$(PLAYTEST) run circus_train --players 4 --games 20000 --seed 1 --out $(TOUR)/circus_train
-	$(PLAYTEST) ab circus_train --players 4 --games 5000 --base miser --variant collector --seed 1 \
+	$(PLAYTEST) ab circus_train --players 4 --games 5000 --base miser --variant random --seed 1 \
 		--out $(TOUR)/circus_train-ab
 	$(PLAYTEST) report $(TOUR)/circus_train
 	$(PLAYTEST) report $(TOUR)/circus_train-ab
