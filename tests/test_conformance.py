@@ -267,11 +267,11 @@ def test_rollout_bad_input_is_one_line_exit_2(game, tmp_path, capsys):
     bad.write_text(json.dumps([{"name": "deep", "kind": "rollout", "base": f"{base}+mc2", "playouts": 2}]))
     out = tmp_path / "run"
     cases = [
-        (["run", "--strategies", f"{base}+mc0"], "playouts must be a whole number of at least 1"),
+        (["run", "--strategies", f"{base}+mc0"], "playouts must be a whole number from 1"),
         (["run", "--strategies", "nobody+mc4"], "unknown base 'nobody'"),
         (["run", "--strategy-file", str(bad), "--strategies", "deep"], "is itself a rollout"),
         (["ladder", "--base", base, "--playouts", "0,-4"], "playouts must be 0"),
-        (["bench", "--strategies", f"{base}+mc0"], "at least 1"),
+        (["bench", "--strategies", f"{base}+mc0"], "from 1 to 100,000"),
     ]
     for (verb, *extra), needle in cases:
         argv = [verb, game, "--players", str(_rollout_players(spec)), *extra]

@@ -250,12 +250,21 @@ BIG = [sys.executable, "-m", "sim.cli", "run", "sea_trade", "--players", "3", "-
        "100000", "--jobs", "2", "--quiet"]
 
 
+def _playing(process: psutil.Process) -> bool:
+    """A live worker using CPU (not loky's resource tracker, nor a short-lived helper such as `git status` that
+    may already be a zombie)."""
+    try:
+        return "resource_tracker" not in " ".join(process.cmdline()) and process.cpu_percent(0.2) > 0
+    except psutil.Error:
+        return False
+
+
 def _workers(proc: subprocess.Popen, timeout: float = 120) -> list[psutil.Process]:
     """The run's worker processes, once two of them are playing."""
     main_process, end = psutil.Process(proc.pid), time.time() + timeout
     while time.time() < end:
-        workers = [c for c in main_process.children(recursive=True) if "resource_tracker" not in " ".join(c.cmdline())]
-        if len(workers) >= 2 and all(w.cpu_percent(0.2) > 0 for w in workers):
+        workers = [c for c in main_process.children(recursive=True) if _playing(c)]
+        if len(workers) >= 2:
             return workers
         assert proc.poll() is None, proc.stderr.read()
         time.sleep(0.5)
