@@ -17,7 +17,8 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# The tour: every game played, reported and one main verb each (sweep, ladder, A/B), two games at a time, into
+# The tour: every game played, reported and one main verb each (sweep, ladder, A/B: it writes its own report), two
+# games at a time, into
 # runs/tour/ (the committed reports are not touched). Open runs/tour/<game>/report/index.html.
 TOUR := runs/tour
 demo: $(STAMP)
@@ -47,7 +48,6 @@ tour-circus-train: $(STAMP)
 	$(PLAYTEST) ab circus_train --players 4 --games 5000 --base miser --variant random --seed 1 \
 		--out $(TOUR)/circus_train-ab
 	$(PLAYTEST) report $(TOUR)/circus_train
-	$(PLAYTEST) report $(TOUR)/circus_train-ab
 
 tour-seven-wonders: $(STAMP)
 	$(PLAYTEST) run seven_wonders --players 4 --games 10000 --seed 1 --out $(TOUR)/seven_wonders
