@@ -17,9 +17,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# The tour: every game played, reported and one main verb each (sweep, ladder, A/B: it writes its own report), two
-# games at a time, into
-# runs/tour/ (the committed reports are not touched). Open runs/tour/<game>/report/index.html.
+# The tour: every game played and reported, and one main verb each (sweep, ladder, A/B, which writes its own
+# report, replay), two games at a time, into runs/tour/ (the committed reports are not touched).
+# Open runs/tour/<game>/report/index.html.
 TOUR := runs/tour
 demo: $(STAMP)
 	$(MAKE) --no-print-directory -j2 tour-pig tour-sea-trade tour-bus tour-circus-train tour-seven-wonders
