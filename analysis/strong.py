@@ -179,8 +179,8 @@ def summary(pair: StrongPair, rows: Sequence[Row]) -> str:
             + "; ".join(p[0].upper() + p[1:] for p in parts) + ".")
 
 
-def strong_blocks(pair: StrongPair, min_effect: str) -> list:
-    """The sentence and the table of one pair, for the balance card."""
+def strong_blocks(pair: StrongPair, min_effect: str) -> tuple[str, Table]:
+    """The sentence (for the balance card) and the table (for its details) of one pair."""
     threshold = parse_min_effect(min_effect).points(stats.expected_share(pair.pool.players))
     seated = pair.pool.manifest.get("seating") in SEATINGS or len(set(pair.pool.lineup)) == 1
     rows = (seat_rows(pair, threshold) if seated else []) + end_rows(pair, threshold)
@@ -189,19 +189,26 @@ def strong_blocks(pair: StrongPair, min_effect: str) -> list:
                            "population − pool [95% CI]": r.change.interval(), "label": r.change.label,
                            "verdict": r.verdict} for r in rows])
     note = "" if seated else " Seats are left out: the pool run's seating ties strategies to seats."
-    return [summary(pair, rows),
-            Table(frame, f"Heuristic pool ({pair.pool.n_games:,} games, seating {pair.pool.manifest.get('seating')}) "
-                         f"and population ({pair.strong.n_games:,} games, each seat drawn from its mixture): a seat's "
-                         "win rate minus the fair share in points (raw), an end reason's share of games; 95% "
-                         f"intervals. The difference: {pairing(pair)}. Holds = the difference is shown inside "
-                         f"± {threshold:.3g} pts; depends on the players = it is large, or the seat effect changes "
-                         "sign." + note)]
+    return (summary(pair, rows) + " The numbers are under 'Card details'.",
+            Table(frame, f"Strong play, {pair.pool.n_players} players. Heuristic pool ({pair.pool.n_games:,} games, "
+                         f"seating {pair.pool.manifest.get('seating')}) and population ({pair.strong.n_games:,} games, "
+                         "each seat drawn from its mixture): a seat's win rate minus the fair share in points (raw), an "
+                         f"end reason's share of games; 95% intervals. The difference: {pairing(pair)}. Holds = the "
+                         f"difference is shown inside ± {threshold:.3g} pts; depends on the players = it is large, or "
+                         "the seat effect changes sign." + note))
 
 
 def insert_strong(sections: list[Section], pairs: Sequence[StrongPair], min_effect: str) -> list[Section]:
-    """The balance card (the first section) with each pair's sentence and table appended."""
+    """The balance card (the first section) with each pair's sentence, and 'Card details' with each pair's table:
+    the card stays one screen."""
     if not pairs:
         return sections
-    card = sections[0]
-    extra = [block for pair in pairs for block in strong_blocks(pair, min_effect)]
-    return [Section(card.title, card.blocks + extra)] + sections[1:]
+    blocks = [strong_blocks(pair, min_effect) for pair in pairs]
+    out = []
+    for section in sections:
+        if section is sections[0]:
+            section = Section(section.title, section.blocks + [sentence for sentence, _ in blocks])
+        elif section.title == "Card details":
+            section = Section(section.title, section.blocks + [table for _, table in blocks])
+        out.append(section)
+    return out

@@ -102,7 +102,10 @@ def test_report_with_strong_puts_the_comparison_on_the_card(written, tmp_path, c
     md = (out / "report.md").read_text()
     card = md.split("## ")[1]
     assert "**Strong play, 4 players**: the pool's findings against a hardened population" in card
-    assert "population − pool [95% CI]" in card and "Depends on the players: Seat 1" in card
+    assert "Depends on the players: Seat 1" in card
+    assert "population − pool [95% CI]" not in card  # the card stays one screen: the table is in its details
+    details = md.split("## Card details")[1].split("\n## ")[0]
+    assert "population − pool [95% CI]" in details
     assert load_run(written["pop-4p"]).manifest["population"]["exploitability"]["points"] == 10.4
 
 
