@@ -305,21 +305,24 @@ def balance_sections(a: Answer) -> list[Section]:
     seats = [seat_effects(r, a.manifest["min_effect"]) for r in final.runs]
     threshold = seats[0].threshold
     players = players_phrase(final.runs[0].manifest)
-    table = pd.DataFrame({
-        "variant": final.labels,
-        "objective": ["rules as printed (baseline)"] + [a.verdict(i) for i in range(1, n)],
-        "largest gap (thresholds) [95% CI]": [
-            f"{score(g):.2f} [{score(g, 'worst_lo'):.2f}, {score(g, 'worst_hi'):.2f}]" for g in a.gaps],
-        **{r.metric.title: [r.estimates[0].text(r.metric)]
-           + [f"{r.metric.interval(r.paired[i].finding)} {r.paired[i].finding.label}" for i in range(1, n)]
-           for r in a.rows}})
+    columns = [f"{final.labels[0]} (rules as printed)"] + [f"{final.labels[i]} minus the rules as printed, paired"
+                                                           for i in range(1, n)]
+    lines = {"objective": ["baseline"] + [a.verdict(i) for i in range(1, n)],
+             "largest gap, in thresholds [95% CI]": [
+                 f"{score(g):.2f} [{score(g, 'worst_lo'):.2f}, {score(g, 'worst_hi'):.2f}]" for g in a.gaps]}
+    lines.update({f"{seats[0].findings[k].what} minus the fair share": [
+        f"{g.findings[k].interval()} {g.findings[k].label}" for g in seats] for k in range(len(seats[0].findings))})
+    lines.update({r.metric.title: [r.estimates[0].text(r.metric)] + [
+        f"{r.metric.interval(r.paired[i].finding)} {r.paired[i].finding.label}" for i in range(1, n)] for r in a.rows})
+    table = pd.DataFrame([[k, *v] for k, v in lines.items()], columns=["headline metric", *columns])
     answer = Section("Balance search: the answer", [
         f"**{a.conclusion()}**", a.head[0],
         Plot("seats", plots.seat_gaps(final.labels, [g.findings for g in seats], threshold),
              f"Each seat's win rate minus the fair {100 * fair:.1f}% (points, 95% intervals) on the re-measure's "
              f"fresh seed, {final.runs[0].n_games:,} games per variant on the same games; shaded: ± {threshold:g} "
              f"pts. Players: {players}."),
-        Table(table, "The rules as printed: each headline metric's value. Each finalist: its largest gap from the objective in units of its threshold, and its paired difference "
+        Table(table, "Each variant's seats against the fair share (95% intervals, labelled by equivalence). The rules as printed: "
+              "each headline metric's value [95% CI]. Each finalist: its largest gap from the objective in units of its threshold, and its paired difference "
               "from the rules as printed for every headline metric, paired (95% intervals clustered by game; labels against "
               f"{threshold:g} pts for rates, 5% of the mean for length). Players: {players}."),
     ])

@@ -276,6 +276,6 @@ def seat_gaps(labels: Sequence[str], findings: Sequence[Sequence], threshold: fl
     ax.set_xticks(range(n_seats), [str(s + 1) for s in range(n_seats)])
     ax.set_xlabel("seat")
     ax.set_ylabel("win rate minus fair share (pts)")
-    ax.set_title("Seat effects on fresh seeds: the rules as printed and each finalist, 95% intervals")
-    ax.legend(fontsize=8, loc="best")
+    ax.set_title("Seat effects on fresh seeds, 95% intervals")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
