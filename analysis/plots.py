@@ -260,7 +260,7 @@ def convergence(curve: pd.DataFrame, fair: float, title: str) -> Figure:
 def seat_gaps(labels: Sequence[str], findings: Sequence[Sequence], threshold: float) -> Figure:
     """Each seat's win rate minus the fair share (points, 95% intervals), one series per variant, the ± threshold
     shaded: the balance search's answer at a glance."""
-    fig = new_figure(8.0, 3.6)
+    fig = new_figure(8.0, 4.2 + 0.15 * len(labels))
     ax = fig.add_subplot()
     k = len(labels)
     width = 0.7 / max(k, 1)
@@ -277,5 +277,5 @@ def seat_gaps(labels: Sequence[str], findings: Sequence[Sequence], threshold: fl
     ax.set_xlabel("seat")
     ax.set_ylabel("win rate minus fair share (pts)")
     ax.set_title("Seat effects on fresh seeds, 95% intervals")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     return fig
