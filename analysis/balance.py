@@ -197,22 +197,22 @@ def _label(manifest: dict, name: str) -> str:
     return f"{name} ({v['label']})"
 
 
-def race_note(manifest: dict) -> str:
+def race_note(manifest: dict, dropped: bool = True) -> str:
     """What the race played, and what the full grid would have cost at the race's resolution and at the
-    re-measure's."""
+    re-measure's; ``dropped``: also list each dropped variant and why."""
     n_var = len(manifest["grid"]["variants"])
     resolution = int(manifest["race_resolution"])
     spent = int(manifest["race_games"])
     full = n_var * resolution
     searched = spent + int(manifest["final_games"]) * (len(manifest["finalists"]) + 1)
     everything = n_var * int(manifest["final_games"])
-    dropped = [f"{_label(manifest, k)} after {r['games']:,} games: {why}" for r in manifest["race"]
-               for k, why in r["dropped"].items()]
+    gone = [f"{_label(manifest, k)} after {r['games']:,} games: {why}" for r in manifest["race"]
+            for k, why in r["dropped"].items()]
     return (f"Race: {len(manifest['race'])} round(s) over {n_var} variants, {spent:,} games, up to {resolution:,} "
             f"games per variant; the full grid at that resolution would take {full:,} games (racing saved "
             f"{full - spent:,}). The whole search played {searched:,} games; every variant at the re-measure's "
-            f"{int(manifest['final_games']):,} games would take {everything:,}. Dropped: "
-            + ("; ".join(dropped) if dropped else "none") + ".")
+            f"{int(manifest['final_games']):,} games would take {everything:,}."
+            + (" Dropped: " + ("; ".join(gone) or "none") + "." if dropped else ""))
 
 
 @dataclass
@@ -332,7 +332,7 @@ def balance_sections(a: Answer) -> list[Section]:
                           "dropped (why)": "; ".join(f"{_label(a.manifest, k)}: {why}" for k, why in r["dropped"].items())
                           or "none"} for r in a.manifest["race"]])
     how = Section("How the search spent its games", [
-        a.head[1], a.head[2],
+        race_note(a.manifest, dropped=False), a.head[2],
         Table(race, "The race on common random numbers (per-variant 95% intervals, no multiplicity correction: they "
                     "only decide where games go; every claim above comes from the fresh seed)."),
         f"Every variant's run is under {a.final.root.parent / 'race'}; the re-measure is a sweep under "
