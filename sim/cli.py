@@ -240,7 +240,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "we find gains --min-effect against its mixture")
     _add_harden_args(p)
 
-    p = sub.add_parser("report", help="write a balance report from one or more runs (or a sweep or tune directory)")
+    p = sub.add_parser("report", help="write a balance report from one or more runs (or a sweep, tune or balance directory)")
     p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR")
     p.add_argument("--out", type=Path, help="report directory (default RUN_DIR/report)")
     p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
