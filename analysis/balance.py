@@ -321,16 +321,18 @@ def balance_sections(a: Answer) -> list[Section]:
              f"Each seat's win rate minus the fair {100 * fair:.1f}% (points, 95% intervals) on the re-measure's "
              f"fresh seed, {final.runs[0].n_games:,} games per variant on the same games; shaded: ± {threshold:g} "
              f"pts. Players: {players}."),
-        Table(table, "Each variant's seats against the fair share (95% intervals, labelled by equivalence). The rules as printed: "
-              "each headline metric's value [95% CI]. Each finalist: its largest gap from the objective in units of its threshold, and its paired difference "
-              "from the rules as printed for every headline metric, paired (95% intervals clustered by game; labels against "
-              f"{threshold:g} pts for rates, 5% of the mean for length). Players: {players}."),
+        Table(table, "Each variant's seats against the fair share (95% intervals, labelled by equivalence). The "
+                     "rules as printed: each headline metric's value [95% CI]. Each finalist: its largest gap from "
+                     "the objective in units of its threshold, and its paired difference from the rules as printed "
+                     "for every headline metric (95% intervals clustered by game; labels against "
+                     f"{threshold:g} pts for rates, 5% of the mean for length). Players: {players}."),
     ])
-    race = pd.DataFrame([{"games per variant": f"{r['games']:,}", "games played": f"{r['played']:,}",
-                          "open": ", ".join(_label(a.manifest, k) for k in r["open"]),
-                          "met the objective": ", ".join(_label(a.manifest, k) for k in r["meets"]) or "none",
-                          "dropped (why)": "; ".join(f"{_label(a.manifest, k)}: {why}" for k, why in r["dropped"].items())
-                          or "none"} for r in a.manifest["race"]])
+    race = pd.DataFrame([{
+        "games per variant": f"{r['games']:,}", "games played": f"{r['played']:,}",
+        "open": ", ".join(_label(a.manifest, k) for k in r["open"]),
+        "met the objective": ", ".join(_label(a.manifest, k) for k in r["meets"]) or "none",
+        "dropped (why)": "; ".join(f"{_label(a.manifest, k)}: {why}" for k, why in r["dropped"].items()) or "none"}
+        for r in a.manifest["race"]])
     how = Section("How the search spent its games", [
         race_note(a.manifest, dropped=False), a.head[2],
         Table(race, "The race on common random numbers (per-variant 95% intervals, no multiplicity correction: they "
