@@ -273,7 +273,11 @@ def read_answer(root: str | Path) -> Answer:
 def answer(root: str | Path) -> str:
     """The search's answer as plain text: objective, race, then each re-measured variant's gaps and its paired
     differences from the rules as printed (every seat's win rate, game length, end reasons)."""
-    a = read_answer(root)
+    return answer_text(read_answer(root))
+
+
+def answer_text(a: Answer) -> str:
+    """``answer`` from an Answer already read."""
     final = a.final
     body = [f"Rules as printed ({final.labels[0]}): {_texts(a.gaps[0])}; mean length "
             f"{_length(final.runs[0]):.2f} rounds."]
@@ -348,11 +352,11 @@ def write_answer(root: str | Path, out: str | Path | None = None) -> tuple[Path,
     (default ROOT/report); return the page's path and the text answer."""
     from analysis.report import _write
 
-    text = answer(root)
     out = Path(out) if out else Path(root) / "report"
     writable_dir(out)
-    (Path(root) / "balance.md").write_text(text + "\n")
     a = read_answer(root)
+    text = answer_text(a)
+    (Path(root) / "balance.md").write_text(text + "\n")
     grid = a.manifest["grid"]
     title = f"{a.final.runs[0].title} {grid['n_players']}p: balance search ({' and '.join(a.manifest['objectives'])})"
     return _write(a.final.runs, balance_sections(a), title, out), text
