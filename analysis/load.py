@@ -229,6 +229,10 @@ def in_turn_order(run: Run) -> Run:
     if column is None or column not in run.players.columns:
         return run
     p = run.players
+    n = run.n_players
+    if not ((p[column] >= 0) & (p[column] < n)).all() or (p.groupby("game_index")[column].nunique() != n).any():
+        raise PlaytestError(f"{run.run_dir}: {column} is not each player's place in turn order in every game; "
+                            f"{REDO}")
     players = p.assign(seat=p[column].astype(p["seat"].dtype)).sort_values(
         ["game_index", "seat"], kind="stable", ignore_index=True)
     order = pd.Series(p[column].to_numpy(np.int64), index=pd.MultiIndex.from_arrays(
