@@ -7,7 +7,8 @@ STAMP := $(VENV)/.installed
 PLAYTEST := $(BIN)/playtest
 
 .PHONY: demo tour-pig tour-sea-trade tour-bus tour-circus-train tour-seven-wonders reports reports-sea-trade reports-bus \
-	reports-circus-train reports-seven-wonders reports-sweeps test fuzz install bench clean
+	reports-circus-train reports-seven-wonders reports-sweeps reports-balance reports-balance-bus \
+	reports-balance-sea-trade test fuzz install bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -54,7 +55,7 @@ tour-seven-wonders: $(STAMP)
 	$(PLAYTEST) report $(TOUR)/seven_wonders
 
 # The regeneration of every committed report (about an hour on two cores).
-reports: reports-sea-trade reports-bus reports-circus-train reports-seven-wonders reports-sweeps
+reports: reports-sea-trade reports-bus reports-circus-train reports-seven-wonders reports-sweeps reports-balance
 
 reports-sea-trade: $(STAMP)
 	$(PLAYTEST) run sea_trade --players 4 --games 1000000 --seed 1 --out runs/demo-sea_trade-4p
@@ -100,6 +101,21 @@ reports-sweeps: $(STAMP)
 	$(PLAYTEST) tune bus --players 4 --against commuter,expander,clockmaster --start balanced --budget 240000 \
 		--block 1000 --final-games 20000 --seed 1 --out runs/demo-tune-bus
 	$(PLAYTEST) report runs/demo-tune-bus --out reports/tune-bus
+
+# Balance searches (issue 23): which seat compensation brings every seat within 2 pts of the fair share, raced on
+# common random numbers and re-measured on a fresh seed, paired with the rules as printed (the grids bracket the
+# compensation section's first guess; a few minutes each on two cores).
+reports-balance: reports-balance-bus reports-balance-sea-trade
+
+reports-balance-bus: $(STAMP)
+	$(PLAYTEST) balance bus --players 4 --seed 1 --vary seat2_points=1,2,3 --vary seat3_points=2,3,4 \
+		--vary seat4_points=2,3,4 --budget 80000 --quiet --out runs/demo-balance-bus
+	$(PLAYTEST) report runs/demo-balance-bus --out reports/balance-bus
+
+reports-balance-sea-trade: $(STAMP)
+	$(PLAYTEST) balance sea_trade --players 4 --seed 1 --vary seat2_gold=0,1,2 --vary seat3_gold=0,1,2 \
+		--vary seat4_gold=0,1,2 --budget 80000 --quiet --out runs/demo-balance-sea_trade
+	$(PLAYTEST) report runs/demo-balance-sea_trade --out reports/balance-sea_trade
 
 SW_RUN := $(PLAYTEST) run seven_wonders --seed 1 --set wonder_sides=2
 SW_DATA := $(BIN)/python -c 'import sys; from analysis.sections.seven_wonders import write_perturbed_data as w; \

@@ -1,11 +1,15 @@
 """The report's compensation section: the points handicap per seat from a static re-scoring of the logged games
-(``analysis.handicap``), the rules fields that would put a seat bonus into the game (``seatK_*``, e.g. Bus
-``seatK_points`` BUS-SEAT-1, Sea Trade ``seatK_gold`` ST-SEAT-1), the commands that verify it by simulation, and,
-when the report holds a run of the same games with the bonus, that verification: each seat's paired change.
+(``analysis.handicap``), the rules fields that would put a seat bonus into the game (``seatK_*``: Bus
+``seatK_points`` BUS-SEAT-1, Sea Trade ``seatK_gold`` ST-SEAT-1, 7 Wonders ``seatK_coins`` SW-SEAT-1, Circus Train
+``seatK_money`` CT-SEAT-1), the setting the handicap converts to at the rules' exchange rate
+(``Rules.seat_units_per_point``), the commands that verify it by simulation, and, when the report holds a run of the
+same games with the bonus, that verification: each seat's paired change. A game whose first player is random
+(Circus Train) counts its seats in turn order from that player (``analysis.load.in_turn_order``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Sequence
 
@@ -13,8 +17,9 @@ import numpy as np
 import pandas as pd
 
 from analysis import models, stats
-from analysis.card import RunAnalysis, study_args
+from analysis.card import RunAnalysis, analyse, study_args
 from analysis.handicap import rescored_shares
+from analysis.load import in_turn_order
 from analysis.metrics import mean_se
 from analysis.sections import Section, Table, ci
 from analysis.verdicts import Z95, finding
@@ -45,8 +50,18 @@ def bonus(a: RunAnalysis) -> dict[int, int]:
     return {s: int(rules[f.name]) for s, f in seat_fields(a.run.game).items() if rules.get(f.name)}
 
 
+def units_per_point(a: RunAnalysis) -> float | None:
+    """How many units of the run's seat-bonus fields make one point of final score under its rules (None: the
+    rulebook gives no exchange rate, e.g. Circus Train's money)."""
+    spec = get_game(a.run.game)
+    names = {f.name for f in dataclasses.fields(spec.rules_type)}
+    given = {k: v for k, v in (a.run.manifest.get("rules") or {}).items() if k in names}
+    return spec.rules_type(**given).seat_units_per_point()
+
+
 def suggestion(a: RunAnalysis) -> tuple[dict[int, int] | None, str]:
-    """The rules setting the whole-point handicap suggests (seat -> field value), or None and why not."""
+    """The rules setting the whole-point handicap suggests (seat -> field value: the points at the rules' exchange
+    rate, rounded), or None and why not."""
     fields, h = seat_fields(a.run.game), a.handicap
     if not fields:
         return None, f"{a.run.title} has no seat-bonus rules field"
@@ -55,7 +70,11 @@ def suggestion(a: RunAnalysis) -> tuple[dict[int, int] | None, str]:
     joint = dict(zip(h["seat"].astype(int), h["joint"].astype(int)))
     if joint.get(0, 0) != 0 or any(s not in fields for s in joint if s > 0):
         return None, "seat 1 would need a bonus, and the rules give seat 1 none"
-    out = {s: v for s, v in joint.items() if s > 0}
+    rate = units_per_point(a)
+    if rate is None:
+        unit = next(iter(fields.values())).name.split("_", 1)[1]
+        return None, f"the rulebook gives no exchange rate from points to {unit}, so search the rules instead"
+    out = {s: int(round(v * rate)) for s, v in joint.items() if s > 0}
     low = [s for s, v in out.items() if not (fields[s].ge or 0) <= v <= (fields[s].le or v)]
     if low:
         return None, (f"{', '.join(fields[s].name for s in low)} would leave {fields[low[0]].allowed}, so search "
@@ -149,12 +168,20 @@ def verification(a: RunAnalysis, b: RunAnalysis) -> list:
                                       "game; a large gap means play reacted to the bonus).")]
 
 
+def _turn_order(a: RunAnalysis) -> RunAnalysis:
+    """``a`` with seats as places in turn order when its game draws the first player at random (CT-SEAT-1)."""
+    view = in_turn_order(a.run)
+    return a if view is a.run else analyse(view, str(a.threshold))
+
+
 def compensation_section(analyses: Sequence[RunAnalysis]) -> Section | None:
     """The points handicap per seat as a static re-scoring, the rules setting that implements it, the commands
     that verify it by simulation, and the verification when the report holds a run with the bonus."""
-    plain = [a for a in analyses if a.handicap is not None and not bonus(a)]
+    viewed = [_turn_order(a) for a in analyses]
+    plain = [a for a in viewed if a.handicap is not None and not bonus(a)]
     if not plain:
         return None
+    ordered = sorted({a.run.title for a, b in zip(viewed, analyses) if a is not b})
     blocks: list = [
         "A static re-scoring: each seat's logged final score is moved by a handicap and the games re-ranked "
         "(ties fall back to the game's tie-breaks). Strategies do not react to the bonus, so this is a first guess "
@@ -164,13 +191,19 @@ def compensation_section(analyses: Sequence[RunAnalysis]) -> Section | None:
         Table(pd.DataFrame([_handicap_row(a) for a in plain]),
               "Points added to a seat's final score (negative = a penalty) that would bring it to the fair share "
               "alone, with a bootstrap 95% interval; a whole-point handicap for all seats at once with the win rates "
-              "it gives; and the rules setting that puts it into the game, where the game has one."),
+              "it gives; and the rules setting that puts it into the game, where the game has one (the points at the "
+              "rules' exchange rate: Bus points and Sea Trade gold 1:1, 7 Wonders coins_per_vp coins a point; "
+              "Circus Train's money has none)."),
     ]
+    if ordered:
+        blocks.insert(0, f"{', '.join(ordered)}: the first player is drawn at random, so here a seat is a place in "
+                         "turn order counted from that player (the seat compensation counts seats so), not a place at "
+                         "the table.")
     for a in plain:
         if seat_fields(a.run.game):
             setting, _ = suggestion(a)
             what = "Verify it" if setting is not None else "No setting follows from the re-scoring; search for one"
             blocks.append(f"{what} ({a.run.label}): {commands(a, setting)}.")
-    for a, b in pairs(analyses):
+    for a, b in pairs(viewed):
         blocks += verification(a, b)
     return Section("Compensation", blocks)

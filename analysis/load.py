@@ -201,8 +201,9 @@ def load_run(
     """
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
+    order = [c for c in [seat_order_column(manifest["game"])] if c]  # the seat analyses need it (in_turn_order)
     gcols = None if games_columns is None else list(dict.fromkeys([*GAME_REQUIRED, *games_columns]))
-    pcols = None if players_columns is None else list(dict.fromkeys([*PLAYER_REQUIRED, *players_columns]))
+    pcols = None if players_columns is None else list(dict.fromkeys([*PLAYER_REQUIRED, *players_columns, *order]))
     _check_game(run_dir, manifest)
     games = _read_parts(run_dir, manifest, "games", gcols)
     players = _read_parts(run_dir, manifest, "players", pcols)
@@ -210,3 +211,34 @@ def load_run(
     games = games.sort_values("game_index", kind="stable", ignore_index=True)
     players = players.sort_values(["game_index", "seat"], kind="stable", ignore_index=True)
     return Run(run_dir=run_dir, manifest=manifest, games=games, players=players)
+
+
+def seat_order_column(game: str) -> str | None:
+    """The player column giving each player's place in turn order, for a game that draws its first player at random
+    (``GameSpec.seat_order_column``); None for any other game, or one this version does not know."""
+    from sim.core.spec import game_names, get_game
+
+    return get_game(game).seat_order_column if game in game_names() else None
+
+
+def in_turn_order(run: Run) -> Run:
+    """``run`` with each player's seat read as its place in turn order (and the winner's seat likewise), for a game
+    whose first player is random: its seat compensation (``seatK_*``) counts seats in that order. Any other run, or
+    logs older than the column, come back as they are."""
+    column = seat_order_column(run.game)
+    if column is None or column not in run.players.columns:
+        return run
+    p = run.players
+    n = run.n_players
+    if not ((p[column] >= 0) & (p[column] < n)).all() or (p.groupby("game_index")[column].nunique() != n).any():
+        raise PlaytestError(f"{run.run_dir}: {column} is not each player's place in turn order in every game; "
+                            f"{REDO}")
+    players = p.assign(seat=p[column].astype(p["seat"].dtype)).sort_values(
+        ["game_index", "seat"], kind="stable", ignore_index=True)
+    order = pd.Series(p[column].to_numpy(np.int64), index=pd.MultiIndex.from_arrays(
+        [p["game_index"].to_numpy(np.int64), p["seat"].to_numpy(np.int64)]))
+    games = run.games
+    won = games["winner_seat"].to_numpy(np.int64)
+    keys = pd.MultiIndex.from_arrays([games["game_index"].to_numpy(np.int64), np.maximum(won, 0)])
+    games = games.assign(winner_seat=np.where(won >= 0, order.reindex(keys).to_numpy(), won).astype(np.int64))
+    return Run(run_dir=run.run_dir, manifest=run.manifest, games=games, players=players)

@@ -255,3 +255,27 @@ def convergence(curve: pd.DataFrame, fair: float, title: str) -> Figure:
     ax.legend(fontsize=8)
     ax.grid(True, which="both", alpha=0.3)
     return fig
+
+
+def seat_gaps(labels: Sequence[str], findings: Sequence[Sequence], threshold: float) -> Figure:
+    """Each seat's win rate minus the fair share (points, 95% intervals), one series per variant, the ± threshold
+    shaded: the balance search's answer at a glance."""
+    fig = new_figure(8.0, 4.2 + 0.15 * len(labels))
+    ax = fig.add_subplot()
+    k = len(labels)
+    width = 0.7 / max(k, 1)
+    n_seats = max((len(f) for f in findings), default=0)
+    ax.axhspan(-threshold, threshold, color="tab:green", alpha=0.12, linewidth=0, label=f"± {threshold:g} pts")
+    ax.axhline(0.0, **EXPECTED_STYLE, label="fair share")
+    for i, (label, fs) in enumerate(zip(labels, findings)):
+        est = np.array([f.estimate for f in fs])
+        lo, hi = np.array([f.lo for f in fs]), np.array([f.hi for f in fs])
+        x = np.arange(len(fs)) + (i - (k - 1) / 2) * width
+        ax.errorbar(x, est, yerr=np.clip(np.vstack([est - lo, hi - est]), 0, None), fmt="o", capsize=3,
+                    label=label if i else f"{label} (rules as printed)")
+    ax.set_xticks(range(n_seats), [str(s + 1) for s in range(n_seats)])
+    ax.set_xlabel("seat")
+    ax.set_ylabel("win rate minus fair share (pts)")
+    ax.set_title("Seat effects on fresh seeds, 95% intervals")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
+    return fig

@@ -240,7 +240,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "we find gains --min-effect against its mixture")
     _add_harden_args(p)
 
-    p = sub.add_parser("report", help="write a balance report from one or more runs (or a sweep or tune directory)")
+    p = sub.add_parser("report", help="write a balance report from one or more runs (or a sweep, tune or balance directory)")
     p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR")
     p.add_argument("--out", type=Path, help="report directory (default RUN_DIR/report)")
     p.add_argument("--min-effect", type=_min_effect, default="2", help=MIN_EFFECT_HELP)
@@ -414,7 +414,7 @@ def _cmd_balance(args: argparse.Namespace) -> None:
     root = run_balance(balance, judge(objectives, args.min_effect), args.out, jobs=args.jobs, progress=not args.quiet)
     path, text = write_answer(root)
     print(text)
-    print(f"answer written to {path}; every variant's run is under {root}")
+    print(f"answer written to {path} (and balance.md); every variant's run is under {root}")
 
 
 def _cmd_tune(args: argparse.Namespace) -> None:
@@ -448,14 +448,17 @@ def _cmd_harden(args: argparse.Namespace) -> None:
 
 
 def _cmd_report(args: argparse.Namespace) -> None:
+    from analysis.balance import write_balance_report
     from analysis.report import write_report
     from analysis.sweep import write_sweep_report
     from analysis.tune import write_tune_report
+    from sim.balance import BALANCE_MANIFEST
     from sim.sweep import SWEEP_MANIFEST
     from sim.tune import TUNE_MANIFEST
 
     first = args.run_dirs[0]
-    for manifest, writer in ((SWEEP_MANIFEST, write_sweep_report), (TUNE_MANIFEST, write_tune_report)):
+    for manifest, writer in ((BALANCE_MANIFEST, write_balance_report), (SWEEP_MANIFEST, write_sweep_report),
+                             (TUNE_MANIFEST, write_tune_report)):
         if (first / manifest).is_file():
             if len(args.run_dirs) > 1 or args.strong:
                 raise PlaytestError(f"{first} holds a {manifest.removesuffix('.json')}, not a run; report it alone "

@@ -117,6 +117,10 @@ def _schema_columns(game: str, rng, games: dict, players: dict, n_rows: int, dec
     for c in spec.player_columns:
         if c.name not in players:
             players[c.name] = rng.integers(0, 2, n_rows)
+    if spec.seat_order_column:  # a place in turn order from a random first player: a rotation of the seats
+        n = n_rows // n_games
+        first = rng.integers(0, n, n_games)
+        players[spec.seat_order_column] = ((np.arange(n)[None, :] - first[:, None]) % n).ravel()
 
 
 def _bus_game_columns(rng, n_games: int, n_players: int, winner_seat) -> dict:

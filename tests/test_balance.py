@@ -158,3 +158,13 @@ def test_strategies_objective_is_one_sided_and_objectives_combine_as_constraints
     assert main([*ST, "--vary", "seat2_gold=0,1", "--objective", "seats", "--objective", "seats",
                  "--budget", "3000"]) == 2
     assert "given twice" in _error_line(capsys)
+
+
+def test_the_answer_is_an_html_page_and_report_redraws_it(race, tmp_path, capsys):
+    """balance writes DIR/report/index.html (the answer, the seat plot, one row per headline metric and the race);
+    `playtest report DIR --out OUT` redraws it from the search directory alone."""
+    page = (race / "report" / "index.html").read_text()
+    assert "Balance search: the answer" in page and "How the search spent its games" in page
+    assert "minus the rules as printed, paired" in page and "data:image/png;base64" in page
+    assert main(["report", str(race), "--out", str(tmp_path / "page")]) == 0
+    assert "Answer:" in capsys.readouterr().out and (tmp_path / "page" / "index.html").is_file()

@@ -87,3 +87,14 @@ def test_strength_notebook_compares_the_pool_with_the_hardened_population(tmp_pa
     text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
     assert "paired by game" in text and "Strong play, 4 players" in text and "exploitability" in text
     assert _images(nb) >= 1
+
+
+def test_balance_notebook_runs_a_small_search(tmp_path):
+    """notebooks/balance.ipynb races a four-variant Bus grid through the public API, prints the answer paired with
+    the rules as printed, writes the HTML page and shows the seat effects and side effects."""
+    nb = _execute(nbformat.read(ROOT / "notebooks" / "balance.ipynb", as_version=4), tmp_path)
+    root = tmp_path / "runs" / "nb-balance"
+    assert (root / "balance.json").is_file() and (root / "report" / "index.html").is_file()
+    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    assert "minus the rules as printed (paired)" in text and "Answer:" in text
+    assert _images(nb) >= 3

@@ -12,7 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis import plots, stats
-from analysis.load import Run
+from analysis.load import Run, in_turn_order
 from analysis.models import association, cluster_ols
 from analysis.sections import (Block, Plot, Section, Table, ci, describe_display, mean_display, missing_columns,
                                rate_display, skip_note)
@@ -143,20 +143,31 @@ def stand_ins(run: Run) -> Section:
 
 
 def seats(run: Run) -> Section:
-    """CT-STAT-1: mean VP by seat beside the win rate, and how many months each seat leads (seat m mod N)."""
-    p, n, blocks = run.players, run.n_players, []
+    """CT-STAT-1: mean VP by seat beside the win rate, and how many months each seat leads; a seat is a place in
+    turn order from the random first player (CT-SETUP-7), so the first player of month m is seat m mod N."""
+    view = in_turn_order(run)
+    p, n, blocks = view.players, run.n_players, []
     lead = np.bincount(np.arange(len(MONTHS)) % n, minlength=n)
-    blocks.append("The first player of month m (0 = April) is seat m mod N (CT-STAT-1): months led per seat "
-                  + ", ".join(f"seat {s + 1}: {int(k)}" for s, k in enumerate(lead))
-                  + ("; the rotation is uneven, so a seat effect mixes turn order with months led."
-                     if lead.min() != lead.max() else "; the rotation is even."))
+    ordered = view is not run or n == 1
+    if not ordered:
+        blocks.append("These logs hold no turn_order column: seats are places at the table, and as the first player "
+                      "is drawn at random (CT-SETUP-7) no seat leads a fixed month; re-run the study for seats in "
+                      "turn order.")
+    else:
+        blocks.append("Seats are places in turn order from the first player drawn at random (CT-SETUP-7; the "
+                      "players table's turn_order), so the first player of month m (0 = April) is seat m mod N "
+                      "(CT-STAT-1): months led per seat "
+                      + ", ".join(f"seat {s + 1}: {int(k)}" for s, k in enumerate(lead))
+                      + ("; the rotation is uneven, so a seat effect mixes turn order with months led."
+                         if lead.min() != lead.max() else "; the rotation is even."))
     if _need(p, ("vp",), "mean VP by seat", blocks):
         t = stats.mean_table(p.assign(seat_no=p["seat"] + 1), "seat_no", "vp")
         w = stats.win_rates(p, "seat")
-        frame = mean_display(t, "seat", "VP").assign(**{
-            "months leading": [str(int(lead[s])) for s in range(len(t))],
+        frame = mean_display(t, "seat", "VP").assign(**({
+            "months leading": [str(int(lead[s])) for s in range(len(t))]} if ordered else {}), **{
             "win rate [95% CI]": [ci(r, lo, hi) for r, lo, hi in zip(w["rate"], w["lo"], w["hi"])]})
-        blocks.append(Table(frame, f"Final VP and win rate by seat ({run.n_games:,} games; seat 1 leads April)."))
+        where = "seat 1 leads April" if ordered else "seats at the table"
+        blocks.append(Table(frame, f"Final VP and win rate by seat ({run.n_games:,} games; {where})."))
     return Section("Seats: VP and months leading", blocks)
 
 

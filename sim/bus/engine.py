@@ -19,6 +19,7 @@ from sim.core.play import bind, checking, decide, end_game, event, paused, score
 from sim.core.play import clear_features as zero_features  # Bus's own adds the bias feature
 from sim.core.ranking import rank_seats
 from sim.core.rng import randint
+from sim.core.seats import seat_bonus
 from sim.core.state import M
 
 EV = namespace("EV", (
@@ -65,8 +66,7 @@ def opponents_at(s: State, p: int, x: int) -> int:
 @njit(cache=True)
 def score_of(s: State, p: int) -> int:
     """Points minus gems (BUS-SCORE-2) plus the seat's starting points (BUS-SEAT-1, 0 in the rulebook)."""
-    start = s.rules[R.seat2_points + p - 1] if p > 0 else 0
-    return s.pl[p, PL.points] - s.pl[p, PL.gems] + start
+    return s.pl[p, PL.points] - s.pl[p, PL.gems] + seat_bonus(s.rules, R.seat2_points, p)
 
 
 @njit(cache=True)

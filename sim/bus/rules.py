@@ -74,6 +74,10 @@ class Rules(RulesFields):
     seat4_points: int = field(0, ge=0, le=SEAT_POINTS_MAX, rule="BUS-SEAT-1", doc="starting points for seat 4")
     seat5_points: int = field(0, ge=0, le=SEAT_POINTS_MAX, rule="BUS-SEAT-1", doc="starting points for seat 5")
 
+    def seat_units_per_point(self) -> float:
+        """BUS-SEAT-1: the starting points are points."""
+        return 1.0
+
     def gems(self, n_players: int) -> int:
         """Gems on the clock at setup (BUS-SETUP-3)."""
         return self.clock_gems_3p if n_players == 3 else self.clock_gems_45p

@@ -35,4 +35,5 @@ SPEC = GameSpec(
     check_rules=check_rules,
     check_options=check_options,
     data_field="data",
+    seat_order_column="turn_order",
 )

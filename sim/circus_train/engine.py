@@ -825,6 +825,7 @@ def record_game(st, d: Data, rules) -> None:
             if st.ctr_owner[k] == p and d.ctr_kind[k] == CHARACTER:
                 chars += 1
         out[PC.characters] = chars
+        out[PC.turn_order] = (p - st.g[GS.first_setup]) % n
         for j in range(st.stat.shape[1]):
             out[PC.start_city + j] = st.stat[p, j]
     g = st.games

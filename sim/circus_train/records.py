@@ -82,6 +82,8 @@ _PLAYER = [
     ("talent", "talent counters owned at the end"),
     *[(f"{t}s" if not t.endswith("s") else t, f"{t} counters owned at the end") for t in TALENT_TYPES],
     ("characters", "Special Characters owned at the end (CT-OPT-CHAR-*)"),
+    ("turn_order", "place in turn order from the first player drawn at setup, 0 = first (CT-SETUP-7; the seats of "
+                   "CT-SEAT-1)"),
 ]
 GAME_COLUMNS = game_record(END_LABELS, dict(_GAME[:3]), [Column(n, d) for n, d in _GAME[3:]])
 PLAYER_COLUMNS = player_record(dict(_PLAYER[:3]), [Column(n, d) for n, d in _PLAYER[3:]] + _stat_columns())

@@ -21,6 +21,8 @@ CHOICES = {
     "solo_scoring": ("rulebook", "money_only"),  # CT-AMB-27
 }
 """Values of the text-valued fields, in the order their index is stored in the kernel array."""
+SEAT_MONEY_MAX = 20
+"""Most extra starting money a seat may get (CT-SEAT-1: seat compensation, not in the rulebook): two $10 buys."""
 MAX_STEAL = 3
 """Counters one steal takes at most: a steal option row holds three targets (special_hire.steal_options)."""
 
@@ -130,6 +132,15 @@ class Rules(RulesFields):
     # --- simple variant
     simple_tiebreak: bool = field(True, rule="CT-AMB-41", doc="simple variant ties: marker, money, then PR "
                                                               "counters")
+    # --- seat compensation (CT-SEAT-1): a "seat" is a place in turn order counted from the random first player
+    seat2_money: int = field(0, ge=0, le=SEAT_MONEY_MAX, rule="CT-SEAT-1", doc="extra starting money for the 2nd "
+                                                                               "in turn order from the first player")
+    seat3_money: int = field(0, ge=0, le=SEAT_MONEY_MAX, rule="CT-SEAT-1", doc="extra starting money for the 3rd "
+                                                                               "in turn order from the first player")
+    seat4_money: int = field(0, ge=0, le=SEAT_MONEY_MAX, rule="CT-SEAT-1", doc="extra starting money for the 4th "
+                                                                               "in turn order from the first player")
+    seat5_money: int = field(0, ge=0, le=SEAT_MONEY_MAX, rule="CT-SEAT-1", doc="extra starting money for the 5th "
+                                                                               "in turn order from the first player")
     # --- component files
     data: str = field("", rule="CT-COMP-*", doc='a designer\'s component directory ("" = the packaged files)')
 

@@ -12,6 +12,7 @@ from sim.circus_train.rules import R
 from sim.circus_train.state import GS, LOC_ASIDE, LOC_BOARD, LOC_REMOVED, PL
 from sim.core.deck import discard_card, draw
 from sim.core.rng import randint, shuffle
+from sim.core.seats import seat_bonus
 from sim.core.state import M
 
 
@@ -19,7 +20,8 @@ from sim.core.state import M
 def setup_supply(st, d: Data, rules) -> None:
     """Everything before the players' choices (CT-SETUP-1..7): reserve, one clown and $0 each, VP 0, Best
     Performance 10, reputation on the start box, decks dealt, green bag, shuffled Destination deck, week 1, a
-    random first player, and the Event deck with the optional rule (CT-OPT-EVENT-1)."""
+    random first player, each seat's compensation in money (CT-SEAT-1), and the Event deck with the optional rule
+    (CT-OPT-EVENT-1)."""
     n = st.meta[M.n_players]
     for t in range(N_TYPES):
         st.reserve[t] = d.talent_count[t]
@@ -57,6 +59,9 @@ def setup_supply(st, d: Data, rules) -> None:
     st.g[GS.week] = 0
     st.g[GS.ended] = 0
     st.g[GS.first] = randint(st.rng, n)
+    st.g[GS.first_setup] = st.g[GS.first]
+    for i in range(n):  # CT-SEAT-1: seat i + 1 is the (i + 1)-th in turn order from the random first player
+        st.pl[(st.g[GS.first] + i) % n, PL.money] += seat_bonus(rules, R.seat2_money, i)
     setup_events(st, d, rules)
 
 

@@ -35,6 +35,7 @@ GS = namespace("GS", [
     "replacements",  # engine: cities replenished by Roustabout phases (CT-ROUST-2, CT-STAT-12)
     "bag_empty_week",  # engine: first week after whose Roustabout phase the bag was empty, 0 never (CT-STAT-12)
     "quota_short",  # engine: weeks that began with fewer occupied cities than the quota (CT-STAT-12)
+    "first_setup",  # the first player drawn at setup (CT-SETUP-7): CT-SEAT-1 seats count from it
 ])
 PL = namespace("PL", [
     "city",  # train position (-1 before CT-SETUP-13)

@@ -25,6 +25,11 @@ class RulesFields:
         """The int64 array the kernels read, indexed by the game's ``R`` (``kernel_namespace``)."""
         return kernel_array(self, n_players)
 
+    def seat_units_per_point(self) -> float | None:
+        """Units of the game's seat-compensation fields (``seatK_*``) worth one point of final score, or None when
+        the rulebook gives no exchange rate; the compensation section turns a points handicap into a setting by it."""
+        return None
+
 
 def field_specs(rules: Any) -> dict[str, FieldSpec]:
     """Name -> declaration of every field of a Rules object or class."""

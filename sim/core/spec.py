@@ -95,6 +95,10 @@ class GameSpec:
     ``sim.core.checks.option_checker(name, scramble, compare)`` builds it from a position maker and a comparison."""
     data_field: str | None = None
     """The Rules field naming the component data files a designer may swap (``--set FIELD=PATH``), if any."""
+    seat_order_column: str | None = None
+    """A player column holding each player's place in turn order (0 = first), for a game that draws its first
+    player at random: its seat compensation (``seatK_*``) counts seats in that order, and the compensation and
+    balance analyses read seats from this column instead of the table position."""
     chunk_size: int = 5_000
     """Games per part (one kernel call, one Parquet file per table). Small enough that the workers finish
     together: the last part of a run keeps one worker busy alone for a part's time (about 1 s here)."""

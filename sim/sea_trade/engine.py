@@ -20,6 +20,7 @@ from sim.core.errors import PlaytestError
 from sim.core.graph import UNREACHED
 from sim.core.play import bind, checking, decide, end_game, event, paused, scored, uses
 from sim.core.rng import shuffle
+from sim.core.seats import seat_bonus
 from sim.core.state import M
 from sim.sea_trade.board import FAR, ensure_dist, generate_board, plan_steps
 from sim.sea_trade.moves import (INVARIANTS, apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm, buy_limit,
@@ -831,9 +832,7 @@ def setup_game(st: State, data) -> None:
     hand[:, :] = 0
     hold[:, :] = 0
     for s in range(st.meta[M.n_players]):
-        gold[s] = rules[R.start_gold]  # ST-SETUP-9
-        if s > 0:
-            gold[s] += rules[R.seat2_gold + s - 1]  # ST-SEAT-1: seat compensation (0 in the rulebook)
+        gold[s] = rules[R.start_gold] + seat_bonus(rules, R.seat2_gold, s)  # ST-SETUP-9, ST-SEAT-1 (0 by the rulebook)
         players[s, PC.gold_r10] = -1
         players[s, PC.gold_r20] = -1
         for _ in range(rules[R.hand_start]):

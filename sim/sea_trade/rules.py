@@ -46,6 +46,10 @@ class Rules(RulesFields):
         """Extra starting gold per seat, seat 1 first (ST-SEAT-1: seat 1 gets none)."""
         return (0, self.seat2_gold, self.seat3_gold, self.seat4_gold, self.seat5_gold, self.seat6_gold)
 
+    def seat_units_per_point(self) -> float:
+        """ST-SEAT-1: the score is the gold."""
+        return 1.0
+
     def deck_size(self) -> int:
         """Cards in the shared deck (58 by default, ST-COMP-4)."""
         return (N_COMMODITIES * self.commodity_copies + self.row_cards

@@ -14,6 +14,8 @@ MAX_VICTORY = 20
 """The largest Victory token value a rule (victory_age1..3) or a Great Project may give: it sizes the state's
 token array and the tile-19 map (sim/seven_wonders/data.py, state.py), so every value the fields accept is held.
 Two-token penalty options then number at most 20 * 21 / 2 = 210, inside the option buffer (state.MAX_OPT)."""
+SEAT_COINS_MAX = 12
+"""Most extra starting coins a seat may get (SW-SEAT-1: seat compensation, not in the rulebook): 4 treasury VP."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,17 @@ class Rules(RulesFields):
     gp_partial_victory_loss: bool = field(False, rule="SW-DEC-27", doc="lose the tokens held when fewer than "
                                                                        "required")
     data: str = field("", rule="SW-STUDY-5", doc='a designer\'s component directory ("" = the packaged files)')
+    seat2_coins: int = field(0, ge=0, le=SEAT_COINS_MAX, rule="SW-SEAT-1", doc="extra starting coins for seat 2")
+    seat3_coins: int = field(0, ge=0, le=SEAT_COINS_MAX, rule="SW-SEAT-1", doc="extra starting coins for seat 3")
+    seat4_coins: int = field(0, ge=0, le=SEAT_COINS_MAX, rule="SW-SEAT-1", doc="extra starting coins for seat 4")
+    seat5_coins: int = field(0, ge=0, le=SEAT_COINS_MAX, rule="SW-SEAT-1", doc="extra starting coins for seat 5")
+    seat6_coins: int = field(0, ge=0, le=SEAT_COINS_MAX, rule="SW-SEAT-1", doc="extra starting coins for seat 6")
+    seat7_coins: int = field(0, ge=0, le=SEAT_COINS_MAX, rule="SW-SEAT-1", doc="extra starting coins for seat 7")
+
+    def seat_units_per_point(self) -> float:
+        """SW-SEAT-1: a coin kept to the end is worth 1/coins_per_vp VP (SW-END-1), so a point is that many coins
+        (a lower bound on a starting coin's worth: it can also buy)."""
+        return float(self.coins_per_vp)
 
 
 R = kernel_namespace(Rules)

@@ -12,10 +12,12 @@ import numpy as np
 from numba import njit
 
 from sim.core.rng import randint, shuffle
+from sim.core.seats import seat_bonus
 from sim.seven_wonders.babel import deal_tiles, refresh_tiles
 from sim.seven_wonders.data import Data
 from sim.seven_wonders.projects import reveal_project
 from sim.seven_wonders.rules import R
+from sim.seven_wonders.seats import players
 from sim.seven_wonders.state import GS, TREC, State
 from sim.seven_wonders.turn import deal_age
 
@@ -55,7 +57,8 @@ def reset(st: State) -> None:
 @njit(cache=True)
 def setup_game(st: State, data: Data, rules: np.ndarray) -> None:
     """SW-SETUP-1: a different random board per seat, sides by ``wonder_sides`` (A, B, or random per player),
-    3 coins each; then the Babel tiles are dealt for the draft (BABEL-SETUP-2) when the module is on."""
+    3 coins each (plus a seat's compensation, SW-SEAT-1); then the Babel tiles are dealt for the draft
+    (BABEL-SETUP-2) when the module is on."""
     reset(st)
     n = st.g[GS.n]
     boards = np.arange(data.wonder_res.shape[0])  # once per game
@@ -64,7 +67,8 @@ def setup_game(st: State, data: Data, rules: np.ndarray) -> None:
         st.wonder[p] = boards[p]
         sides = rules[R.wonder_sides]
         st.side[p] = randint(st.rng, 2) if sides == 2 else sides
-        st.coins[p] = rules[R.start_coins]
+        extra = seat_bonus(rules, R.seat2_coins, p) if p < players(st) else 0  # SW-SEAT-1, not the Free City
+        st.coins[p] = rules[R.start_coins] + extra
     refresh_tiles(st, data, rules)
     if rules[R.babel_tower]:
         deal_tiles(st, rules)
