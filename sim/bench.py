@@ -19,6 +19,7 @@ import joblib
 import numpy as np
 
 from sim.core.policy import RolloutStrategy
+from sim.core.state import save_restore, snapshot_bytes
 from sim.runner import play_part, warm_up
 from sim.study import Study, plan_study
 
@@ -26,6 +27,8 @@ NOJIT_SECONDS = 20.0
 ROLLOUT_GAMES = 100
 """Default games of a rollout bench (a four-player Bus game with every seat at 16 playouts takes about 1 s)."""
 ROLLOUT_CHUNK = 10
+SNAPSHOTS = 20_000
+"""Save-and-restore pairs timed for the snapshot cost."""
 
 
 def _decisions(study: Study, result) -> int:
@@ -61,6 +64,18 @@ def _time_parallel(study: Study, jobs: int) -> tuple[float, int]:
     t0 = time.perf_counter()
     results = joblib.Parallel(n_jobs=jobs)(joblib.delayed(play_part)(study, table, p) for p in range(study.n_parts()))
     return time.perf_counter() - t0, sum(_decisions(study, r) for _, r in results)
+
+
+def snapshot_cost(study: Study) -> tuple[float, int]:
+    """Microseconds of one save plus one restore of a position of the game (what every playout of a rollout
+    pays once), and the bytes each copies."""
+    spec = study.spec
+    st, _ = spec.new_state(study.rules, study.n_players, study.table())
+    snap = spec.new_snapshot(st)
+    save_restore(st, snap, 1)  # compile or load
+    t0 = time.perf_counter()
+    save_restore(st, snap, SNAPSHOTS)
+    return 1e6 * (time.perf_counter() - t0) / SNAPSHOTS, snapshot_bytes(spec.layout, st)
 
 
 def nojit_rate(game: str, players: int, seconds: float, strategies: Sequence[str] | None = None) -> dict[str, float]:
@@ -108,6 +123,7 @@ def run_bench(game: str, players: int | None = None, games: int | None = None, j
     single_s, single_dec, rollouts, playouts = _time_in_process(study, single_games)
     wall_s, decisions = _time_parallel(study, jobs)
     single_rate = single_games / single_s
+    snapshot_us, snapshot_b = snapshot_cost(study)
     like, like_games, like_s = study, single_games, single_s
     if bases:  # the speed-up on the base strategies: JIT and no JIT play the same games
         like = plan_study(game, n_players, 2 * probe.spec.chunk_size, bases, rotate=True)
@@ -143,6 +159,8 @@ def run_bench(game: str, players: int | None = None, games: int | None = None, j
         "nojit_games": nojit["games"],
         "speedup": round(like_games / like_s / nojit_rate_, 1),
         "million_games_s": round(1e6 * wall_s / games, 1),
+        "us_per_snapshot": round(snapshot_us, 3),
+        "snapshot_bytes": snapshot_b,
         **rollout,
     }
 
@@ -169,6 +187,7 @@ def format_bench(r: dict[str, Any]) -> str:
         f"({r['decisions_per_game']:.0f} decisions/game; {r['games']:,} games in {r['seconds']:.1f} s)",
         f"  JIT, 1 core: {_rate(r['single_core_games_per_s'])} games/s, {r['single_core_decisions_per_s']:,.0f} decisions/s",
         *rollout,
+        f"  snapshot (1 core): {r['us_per_snapshot']:.2f} µs per save + restore ({r['snapshot_bytes']:,} bytes each way)",
         f"  no JIT, 1 core: {r['nojit_games_per_s']:.2f} games/s, {r['nojit_decisions_per_s']:,.0f} decisions/s "
         f"({r['nojit_games']} games)",
         f"  speed-up of JIT over no JIT (1 core each): {r['speedup']:,.0f}x",

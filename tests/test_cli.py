@@ -11,7 +11,9 @@ import pytest
 
 from sim.cli import main
 from sim.core.spec import get_game
+from sim.core.state import snapshot_bytes
 from sim.runner import run_study
+from sim.study import plan_study
 
 PLAYTEST = [sys.executable, "-m", "sim.cli"]
 
@@ -272,6 +274,11 @@ def test_bench_json_fields():
                 "speedup"):
         assert key in data
     assert data["games_per_s"] > data["nojit_games_per_s"] > 0
+    # the snapshot cost: a save and a restore copy every field a snapshot does not share
+    study = plan_study("sea_trade", 3, 1)
+    st, _ = study.spec.new_state(study.rules, 3, study.table())
+    assert data["snapshot_bytes"] == snapshot_bytes(study.spec.layout, st) > st.meta.nbytes
+    assert data["us_per_snapshot"] > 0
     # the speed-up is JIT over no JIT on one core each, the same lineup: the two rates it names
     assert data["speedup"] == pytest.approx(data["single_core_games_per_s"] / data["nojit_games_per_s"], rel=0.01)
 

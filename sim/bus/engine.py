@@ -49,16 +49,18 @@ EV = namespace("EV", (
 def clear_features(s: State, n_opt: int, decision: int) -> None:
     """Zero the features ``decision`` fills for the first ``n_opt`` options and set their bias feature."""
     zero_features(s, decision, n_opt)
+    features = s.features  # a local: stores through the handle's field would reload it every step
     for i in range(n_opt):
-        s.features[F.bias, i] = 1.0
+        features[F.bias, i] = 1.0
 
 
 @njit(cache=True)
 def opponents_at(s: State, p: int, x: int) -> int:
     """Number of other players whose line touches intersection x (BUS-AMB-28)."""
+    own = s.own
     c = 0
     for q in range(s.meta[M.n_players]):
-        if q != p and s.own[q, x] > 0:
+        if q != p and own[q, x] > 0:
             c += 1
     return c
 
@@ -82,13 +84,16 @@ def lead_of(s: State, p: int) -> int:
 @njit(cache=True)
 def line_want_room(s: State, p: int, t: int) -> tuple:
     """Σ want and Σ room over p's line if settling under type t now (BUS-VROOM-2)."""
+    own = s.own  # locals: the loop runs over every intersection
+    cap = s.cap
+    pax = s.pax
     w = 0
     r = 0
-    for x in range(s.pax.shape[0]):
-        if s.own[p, x] > 0:
-            c = s.cap[x, t]
-            sat = min(s.pax[x], c)
-            w += s.pax[x] - sat
+    for x in range(pax.shape[0]):
+        if own[p, x] > 0:
+            c = cap[x, t]
+            sat = min(pax[x], c)
+            w += pax[x] - sat
             r += c - sat
     return w, r
 
@@ -96,12 +101,15 @@ def line_want_room(s: State, p: int, t: int) -> tuple:
 @njit(cache=True)
 def delivery_count(s: State, p: int) -> int:
     """BUS-VROOM-6: d = min(buses, Σ want, Σ room) over p's line, using the settled want/room arrays."""
+    own = s.own
+    want = s.want
+    room = s.room
     w = 0
     r = 0
-    for x in range(s.pax.shape[0]):
-        if s.own[p, x] > 0:
-            w += s.want[x]
-            r += s.room[x]
+    for x in range(want.shape[0]):
+        if own[p, x] > 0:
+            w += want[x]
+            r += room[x]
     return min(s.pl[p, PL.buses], w, r)
 
 
@@ -198,19 +206,22 @@ def reset_game(b: Board, s: State) -> None:
 def fill_building_features(s: State, p: int, n_opt: int) -> None:
     """Features of (space, type) options in s.options[:, 0:2]; the expected target is the clock's next type."""
     clear_features(s, n_opt, D.building)
+    features = s.features  # locals: read once, not once per option
+    options = s.options
     t_next = next_type(s)
+    t_now = s.g[GS.clock]
     for i in range(n_opt):
-        x = s.options[i, 2]
-        t = s.options[i, 1]
+        x = options[i, 2]
+        t = options[i, 1]
         mine = s.own[p, x] > 0
         opp = opponents_at(s, p, x)
-        s.features[F.bld_mine, i] = 1.0 if mine else 0.0
-        s.features[F.bld_opp, i] = opp
-        s.features[F.bld_next, i] = 1.0 if t == t_next else 0.0
-        s.features[F.bld_now, i] = 1.0 if t == s.g[GS.clock] else 0.0
-        s.features[F.bld_after, i] = 1.0 if t == (t_next + 1) % 3 else 0.0
-        s.features[F.bld_pax_here, i] = s.pax[x] if t == t_next else 0.0
-        s.features[F.bld_mine_only, i] = 1.0 if mine and opp == 0 else 0.0
+        features[F.bld_mine, i] = 1.0 if mine else 0.0
+        features[F.bld_opp, i] = opp
+        features[F.bld_next, i] = 1.0 if t == t_next else 0.0
+        features[F.bld_now, i] = 1.0 if t == t_now else 0.0
+        features[F.bld_after, i] = 1.0 if t == (t_next + 1) % 3 else 0.0
+        features[F.bld_pax_here, i] = s.pax[x] if t == t_next else 0.0
+        features[F.bld_mine_only, i] = 1.0 if mine and opp == 0 else 0.0
 
 
 @njit(cache=True)
@@ -271,19 +282,25 @@ def build_one(b: Board, s: State, p: int, setup: bool) -> bool:
 @njit(cache=True)
 def nearest_target(b: Board, s: State, p: int, v: int) -> int:
     """Hops from v to the nearest intersection with passengers that p's line does not touch (0 if none)."""
+    pax = s.pax  # locals: the loop runs over every intersection
+    own = s.own
+    dist = b.dist
     best = 1 << 20
-    for z in range(s.pax.shape[0]):
-        if s.pax[z] > 0 and s.own[p, z] == 0 and b.dist[v, z] < best:
-            best = b.dist[v, z]
+    for z in range(pax.shape[0]):
+        if pax[z] > 0 and own[p, z] == 0 and dist[v, z] < best:
+            best = dist[v, z]
     return best if best < (1 << 20) else 0
 
 
 @njit(cache=True)
 def free_streets_at(b: Board, s: State, x: int, skip: int) -> int:
+    """Streets at x other than ``skip`` that hold no stick."""
+    inc_s = b.inc_s
+    occ = s.occ
     c = 0
     for j in range(b.deg[x]):
-        st = b.inc_s[x, j]
-        if st != skip and s.occ[st] == 0:
+        st = inc_s[x, j]
+        if st != skip and occ[st] == 0:
             c += 1
     return c
 
@@ -292,28 +309,35 @@ def free_streets_at(b: Board, s: State, x: int, skip: int) -> int:
 def fill_stick_features(b: Board, s: State, p: int, n_opt: int) -> None:
     """Features of (end, street) options: what the new end reaches, how free the street and its future are."""
     clear_features(s, n_opt, D.expand_stick)
+    features = s.features  # locals: read once, not once per option
+    options = s.options
+    own = s.own
+    occ = s.occ
+    # The line's two ends: every option starts from one of them, so their distance to a target is taken once.
+    near_end = (nearest_target(b, s, p, s.pl[p, PL.e0]), nearest_target(b, s, p, s.pl[p, PL.e0 + 1]))
     for i in range(n_opt):
-        st = s.options[i, 1]
-        x = s.pl[p, PL.e0 + s.options[i, 0]]
+        st = options[i, 1]
+        e = options[i, 0]
+        x = s.pl[p, PL.e0 + e]
         y = other_end(b, st, x)
-        new = s.own[p, y] == 0
-        m = s.occ[st]
+        new = own[p, y] == 0
+        m = occ[st]
         c = 0
         while m:
             c += m & 1
             m >>= 1
-        s.features[F.st_free, i] = 1.0 if s.occ[st] == 0 else 0.0
-        s.features[F.st_opp, i] = c
-        s.features[F.st_future, i] = free_streets_at(b, s, y, st)
-        s.features[F.st_toward, i] = nearest_target(b, s, p, x) - nearest_target(b, s, p, y)
+        features[F.st_free, i] = 1.0 if occ[st] == 0 else 0.0
+        features[F.st_opp, i] = c
+        features[F.st_future, i] = free_streets_at(b, s, y, st)
+        features[F.st_toward, i] = near_end[e] - nearest_target(b, s, p, y)
         if new:
-            s.features[F.st_new, i] = 1.0
-            s.features[F.st_pax, i] = s.pax[y]
-            s.features[F.st_station, i] = b.is_station[y]
-            s.features[F.st_bld, i] = s.nbld[y]
-            s.features[F.st_space, i] = s.nspace[y] - s.nbld[y]
+            features[F.st_new, i] = 1.0
+            features[F.st_pax, i] = s.pax[y]
+            features[F.st_station, i] = b.is_station[y]
+            features[F.st_bld, i] = s.nbld[y]
+            features[F.st_space, i] = s.nspace[y] - s.nbld[y]
         else:
-            s.features[F.st_loop, i] = 1.0
+            features[F.st_loop, i] = 1.0
 
 
 @njit(cache=True)
@@ -350,23 +374,22 @@ def setup_first_stick(b: Board, s: State, p: int) -> None:
     """BUS-SETUP-8: any street, shared or not."""
     n_st = b.st_a.shape[0]
     clear_features(s, n_st, D.expand_stick)
-    for st in range(n_st):
-        if not scored(s, p):
-            break
+    features = s.features  # a local: read once, not once per street
+    for st in range(n_st if scored(s, p) else 0):
         m = s.occ[st]
         c = 0
         while m:
             c += m & 1
             m >>= 1
-        s.features[F.st_free, st] = 1.0 if c == 0 else 0.0
-        s.features[F.st_opp, st] = c
-        s.features[F.st_new, st] = 2.0
+        features[F.st_free, st] = 1.0 if c == 0 else 0.0
+        features[F.st_opp, st] = c
+        features[F.st_new, st] = 2.0
         for v in (b.st_a[st], b.st_b[st]):
-            s.features[F.st_pax, st] += s.pax[v]
-            s.features[F.st_station, st] += b.is_station[v]
-            s.features[F.st_bld, st] += s.nbld[v]
-            s.features[F.st_space, st] += s.nspace[v] - s.nbld[v]
-            s.features[F.st_future, st] += free_streets_at(b, s, v, st)
+            features[F.st_pax, st] += s.pax[v]
+            features[F.st_station, st] += b.is_station[v]
+            features[F.st_bld, st] += s.nbld[v]
+            features[F.st_space, st] += s.nspace[v] - s.nbld[v]
+            features[F.st_future, st] += free_streets_at(b, s, v, st)
     st = decide(s, p, D.setup_stick, n_st)
     lay_first_stick(b, s, p, st)
     event(s, p, EV.setup_stick, st, b.st_a[st], b.st_b[st])

@@ -87,10 +87,12 @@ def decide(st, seat: int, decision: int, n_opt: int) -> int:
 @njit(cache=True)
 def clear_features(st, decision: int, n_opt: int) -> None:
     """Zero the decision's feature span for its first ``n_opt`` options, before the game fills the features
-    its options have."""
+    its options have. The buffer is read into a local once: a store through the handle's field would reload
+    the field every step, keeping the loop from becoming one fill per row (it took a quarter of Bus's time)."""
+    features = st.features
     for f in range(st.span[decision, 0], st.span[decision, 1]):
         for i in range(n_opt):
-            st.features[f, i] = 0.0
+            features[f, i] = 0.0
 
 
 @njit(cache=True, inline="always")

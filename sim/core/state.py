@@ -18,7 +18,7 @@ from numba.extending import overload
 
 from sim.core.names import namespace
 from sim.core.rng import new_state as new_rng
-from sim.core.structs import BORROWED, struct_handle
+from sim.core.structs import BORROWED, borrow, struct_handle
 from sim.core.trace import NO_TRACE
 
 COMMON_FIELDS = (
@@ -197,3 +197,20 @@ def save(st, snap) -> None:
 def restore(st, snap) -> None:
     """Put the position saved in ``snap`` back into ``st``."""
     copy_state(st, snap)
+
+
+@njit(cache=True)
+def save_restore(st, snap, n: int) -> None:
+    """Save the position of ``st`` and put it back, ``n`` times: what a rollout pays per playout (the bench).
+    Through borrowed handles, as the rollout driver copies them (sim/core/play.py ``play_chunk``)."""
+    st = borrow(st)
+    snap = borrow(snap)
+    for _ in range(n):
+        save(st, snap)
+        restore(st, snap)
+
+
+def snapshot_bytes(layout: StateLayout, handle: Any) -> int:
+    """Bytes a save (or a restore) copies: the fields of ``handle`` a snapshot does not share."""
+    return sum(getattr(handle, f).nbytes for f in layout.tuple_type._fields if f not in layout.static)
+
