@@ -72,14 +72,18 @@ class Run:
         if not self.stored:
             yield _sorted("games", _pick(self.games, gcols)), _sorted("players", _pick(self.players, pcols))
             return
-        batch: list[tuple[pd.DataFrame, pd.DataFrame]] = []
+        yield from zip(self._stream("games", gcols), self._stream("players", pcols))
+
+    def _stream(self, kind: str, columns: list[str] | None) -> Iterator[pd.DataFrame]:
+        """The ``kind`` rows of a stored run, CHUNK_GAMES games at a time (whole parts), sorted."""
+        batch: list[pd.DataFrame] = []
+        games = 0
         for i, entry in enumerate(self._parts):
-            batch.append((_part_frame(self.run_dir, entry, "games", _wanted(gcols, self._columns["games"])),
-                          _part_frame(self.run_dir, entry, "players", _wanted(pcols, self._columns["players"]))))
-            if sum(len(g) for g, _ in batch) >= CHUNK_GAMES or i == len(self._parts) - 1:
-                yield (_sorted("games", _concat([g for g, _ in batch])),
-                       _sorted("players", _concat([p for _, p in batch])))
-                batch = []
+            batch.append(_part_frame(self.run_dir, entry, kind, _wanted(columns, self._columns[kind])))
+            games += int(entry[kind].get("rows", len(batch[-1]))) // (1 if kind == "games" else self.n_players)
+            if games >= CHUNK_GAMES or i == len(self._parts) - 1:
+                yield _sorted(kind, _concat(batch))
+                batch, games = [], 0
 
     def columns(self, kind: str) -> list[str]:
         """The columns of the ``kind`` rows ("games" or "players"), without reading them."""
@@ -97,9 +101,8 @@ class Run:
         function streaming ``columns`` chunk by chunk."""
         if not self.stored:
             return self._frame(kind)
-        if kind == "games":
-            return lambda: (g for g, _ in self.chunks(columns, []))
-        return lambda: (p for _, p in self.chunks([], columns))
+        keys = ["game_index"] if kind == "games" else ["game_index", "seat"]
+        return lambda: self._stream(kind, list(dict.fromkeys([*keys, *columns])))
 
     def head(self, n_games: int) -> "Run":
         """The run's first ``n_games`` games in memory (games are independent draws, so any prefix is a fair
