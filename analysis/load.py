@@ -54,9 +54,17 @@ class Run:
     def games(self) -> pd.DataFrame:
         return self._frame("games")
 
+    @games.setter
+    def games(self, frame: pd.DataFrame) -> None:
+        self._frames["games"] = frame
+
     @property
     def players(self) -> pd.DataFrame:
         return self._frame("players")
+
+    @players.setter
+    def players(self, frame: pd.DataFrame) -> None:
+        self._frames["players"] = frame
 
     @property
     def stored(self) -> bool:
