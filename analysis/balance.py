@@ -7,7 +7,7 @@ decide where games are spent. Every claim in the answer comes from the re-measur
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -188,8 +188,8 @@ def judge(objectives: Sequence[str], min_effect: str) -> Callable[[dict[str, Pat
 
 def _first(run: Run, n: int) -> Run:
     """The run's first ``n`` games (a resumed search may hold more than the race round judged)."""
-    return replace(run, games=run.games[run.games["game_index"] < n],
-                   players=run.players[run.players["game_index"] < n])
+    return Run(run.run_dir, run.manifest, run.games[run.games["game_index"] < n],
+               run.players[run.players["game_index"] < n])
 
 
 def _label(manifest: dict, name: str) -> str:

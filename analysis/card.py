@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from analysis import models, plots, stats
-from analysis.handicap import seat_handicaps
+from analysis.aggregate import counts_of, describe_counts
+from analysis.handicap import HANDICAP_GAMES, seat_handicaps
 from analysis.load import Run
 from analysis.players import runs_phrase
 from analysis.sections import Plot, Section, Table, ci, turn_order
@@ -56,16 +57,21 @@ class RunAnalysis:
         return se * float(np.sqrt(self.run.n_games))
 
 
+PLAYER_COLUMNS = ("game_index", "seat", "strategy", "win_share", "won", "score", "rank")
+"""The player columns the standard analysis reads."""
+
+
 def analyse(run: Run, min_effect: str | Threshold = "2") -> RunAnalysis:
     """Design check, seat balance, the seat + strategy model and the handicap for one run."""
-    fair = stats.expected_share(run.players)
+    players = run.rows("players", PLAYER_COLUMNS)
+    fair = stats.expected_share(players)
     threshold = parse_min_effect(min_effect).points(fair)
-    balance = stats.seat_balance(run.players, threshold=threshold)
+    balance = stats.seat_balance(players, threshold=threshold)
     population = run.manifest.get("population") or {}
     mixture = dict(zip(population["members"], population["weights"])) if population else None
-    design = models.design_check(run.players, run.lineup, mixture=mixture, focal=population.get("focal"))
-    model = models.fit_model(run.players, threshold) if design.separates else None
-    handicap = seat_handicaps(run.players) if run.n_players > 1 and 0 < fair else None
+    design = models.design_check(players, run.lineup, mixture=mixture, focal=population.get("focal"))
+    model = models.fit_model(players, threshold) if design.separates else None
+    handicap = seat_handicaps(run.head(HANDICAP_GAMES).players, HANDICAP_GAMES) if run.n_players > 1 and 0 < fair else None
     return RunAnalysis(run, threshold, balance, design, model, handicap)
 
 
@@ -118,28 +124,50 @@ def _headline_row(a: RunAnalysis) -> dict:
     return row
 
 
-def _flags(run: Run) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per game in game order: timeout, no winner, every score 0, and several winners (a shared victory)."""
-    p, n = run.players, run.n_players
-    ordered = p.sort_values(["game_index", "seat"])
-    zero = ordered["score"].to_numpy().reshape(-1, n).max(axis=1) <= 0
-    winners = (ordered["win_share"].to_numpy(float).reshape(-1, n) > 0).sum(axis=1)
-    timeout = run.games.sort_values("game_index")["end_reason"].astype(str).str.contains("timeout").to_numpy()
+def _flags(games: pd.DataFrame, players: pd.DataFrame, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per game of one chunk, in game order: timeout, no winner, every score 0, and several winners (a shared
+    victory)."""
+    zero = players["score"].to_numpy().reshape(-1, n).max(axis=1) <= 0
+    winners = (players["win_share"].to_numpy(float).reshape(-1, n) > 0).sum(axis=1)
+    timeout = games["end_reason"].astype(str).str.contains("timeout").to_numpy()
     return timeout, winners == 0, zero, winners > 1
+
+
+@dataclass
+class Degenerate:
+    """Degenerate games of a run (timeouts, no winner, every score 0) and shared victories, with examples."""
+
+    timeouts: int
+    no_winner: int
+    zero: int
+    degenerate: int
+    shared: int
+    examples: pd.Series
+
+
+def count_degenerate(run: Run) -> Degenerate:
+    """Count the flags chunk by chunk, keeping the first REPLAY_EXAMPLES degenerate games."""
+    totals = np.zeros(5, np.int64)
+    examples: list[int] = []
+    for g, p in run.chunks(["end_reason"], ["score", "win_share"]):
+        timeout, none, zero, several = _flags(g, p, run.n_players)
+        flag = timeout | none | zero
+        totals += [timeout.sum(), none.sum(), zero.sum(), flag.sum(), several.sum()]
+        examples += list(g.loc[flag, "game_index"].head(REPLAY_EXAMPLES - len(examples)))
+    return Degenerate(*map(int, totals), pd.Series(examples, name="game_index", dtype=np.int64))
 
 
 def degenerate(run: Run) -> tuple[pd.Series, dict]:
     """Games without a winner, timeouts and all-zero scores (degenerate), and shared victories (a tie the rules
     leave standing: a rule outcome, counted apart); the example games and one table row."""
-    timeout, none, zero, several = _flags(run)
-    flag = timeout | none | zero
-    k, shared = int(flag.sum()), int(several.sum())
+    d = count_degenerate(run)
+    k, shared = d.degenerate, d.shared
     lo, hi = stats.wilson(k, run.n_games)
     slo, shi = stats.wilson(shared, run.n_games)
     row = {"run": run.label, "degenerate games [95% CI]": f"{k:,}: {ci(k / run.n_games, float(lo), float(hi), digits=2)}",
-           "timeouts / no winner / every score 0": f"{int(timeout.sum()):,} / {int(none.sum()):,} / {int(zero.sum()):,}",
+           "timeouts / no winner / every score 0": f"{d.timeouts:,} / {d.no_winner:,} / {d.zero:,}",
            "shared victories (a rule outcome) [95% CI]": f"{shared:,}: {ci(shared / run.n_games, float(slo), float(shi), digits=2)}"}
-    return run.games.sort_values("game_index").loc[flag, "game_index"].head(REPLAY_EXAMPLES), row
+    return d.examples, row
 
 
 def study_args(run: Run) -> str:
@@ -158,10 +186,16 @@ def replay_command(run: Run, game_index: int) -> str:
     return f"playtest replay {shlex.quote(str(run.run_dir))} --game-index {int(game_index)}"
 
 
+def end_reasons(run: Run) -> pd.DataFrame:
+    """``stats.proportion_table`` of the end reasons, in order of first appearance as in memory."""
+    counts = run.counts("games", ["end_reason"], sort=False)
+    return stats.proportion_table_counts(counts.set_index("end_reason")["n"])
+
+
 def length_and_ends(run: Run, shown: float = 0.005) -> dict:
     """Game length and the end reasons (those above ``shown`` of games; the rest summed) with intervals."""
-    rounds = stats.describe(run.games["rounds"])
-    ends = stats.proportion_table(run.games["end_reason"].astype(str))
+    rounds = describe_counts(counts_of(run.counts("games", ["rounds"]), "rounds"))
+    ends = end_reasons(run)
     big = ends[ends["share"] >= shown]
     rest = ends["share"][ends["share"] < shown].sum()
     text = "; ".join(f"{k} {ci(r['share'], r['lo'], r['hi'])}" for k, r in big.iterrows())
@@ -239,12 +273,11 @@ def _short(f: Finding) -> str:
 
 def _ends_cell(run: Run, shown: int = 2) -> str:
     """The ``shown`` commonest end reasons with their intervals (the rest summed), and the degenerate games."""
-    ends = stats.proportion_table(run.games["end_reason"].astype(str)).sort_values("share", ascending=False)
+    ends = end_reasons(run).sort_values("share", ascending=False)
     text = " · ".join(f"{k} {100 * r['share']:.0f}% [{100 * r['lo']:.0f}, {100 * r['hi']:.0f}]"
                       for k, r in ends.head(shown).iterrows())
     rest = float(ends["share"].iloc[shown:].sum())
-    timeout, none, zero, _ = _flags(run)
-    k = int((timeout | none | zero).sum())
+    k = count_degenerate(run).degenerate
     return text + (f" · other {100 * rest:.0f}%" if len(ends) > shown else "") + f"; {k:,} degenerate"
 
 

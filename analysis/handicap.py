@@ -13,6 +13,8 @@ import pandas as pd
 
 SPAN = 12
 """Handicaps searched: -SPAN .. +SPAN points."""
+HANDICAP_GAMES = 200_000
+"""Games the handicap search uses (the run's first; games are independent draws, so any prefix is a fair sample)."""
 JOINT_GAMES = 50_000
 """Games the whole-point search for all seats uses (a whole point moves a seat far more than their noise)."""
 
@@ -52,7 +54,7 @@ def _crossing(rates: np.ndarray, fair: np.ndarray, grid: np.ndarray) -> np.ndarr
     return out
 
 
-def seat_handicaps(players: pd.DataFrame, max_games: int = 200_000, n_boot: int = 60, seed: int = 0) -> pd.DataFrame:
+def seat_handicaps(players: pd.DataFrame, max_games: int = HANDICAP_GAMES, n_boot: int = 60, seed: int = 0) -> pd.DataFrame:
     """Per seat: equalising handicap (points) with a 95% bootstrap interval, the whole-point suggestion, and the
     games whose result for the seat changes within a point of it ('pivotal': few means not identified).
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -13,6 +12,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from pandas.api.types import union_categoricals
 
+from analysis.aggregate import chunks, value_counts
 from sim.core.errors import PlaytestError
 from sim.logs import MANIFEST, sha256
 from sim.logs import read_manifest as logs_read_manifest
@@ -23,14 +23,115 @@ PLAYER_REQUIRED = ("game_index", "seat", "strategy", "score", "rank", "won", "wi
 MANIFEST_REQUIRED = ("game", "n_players", "strategies", "n_games", "parts")
 
 
-@dataclass
-class Run:
-    """One run: its manifest, one row per game, one row per (game, seat)."""
+CHUNK_GAMES = 100_000
+"""Games per chunk when a run is streamed: parts are read a few at a time, so memory holds one chunk."""
 
-    run_dir: Path
-    manifest: dict[str, Any]
-    games: pd.DataFrame
-    players: pd.DataFrame
+
+class Run:
+    """One run: its manifest, one row per game (``games``) and one per (game, seat) (``players``).
+
+    A run opened by ``load_run`` keeps its rows in their checked Parquet parts: ``chunks`` streams them part by part
+    (whole games, in game order), so statistics summed over parts need memory for one part only; ``games`` and
+    ``players`` read every part into one frame the first time a section asks for it."""
+
+    def __init__(self, run_dir: str | Path, manifest: dict[str, Any], games: pd.DataFrame | None = None,
+                 players: pd.DataFrame | None = None, parts: Sequence[dict[str, Any]] = (),
+                 columns: dict[str, list[str] | None] | None = None) -> None:
+        self.run_dir = Path(run_dir)
+        self.manifest = manifest
+        self._frames: dict[str, pd.DataFrame | None] = {"games": games, "players": players}
+        self._parts = list(parts)
+        self._columns = columns or {"games": None, "players": None}
+
+    def _frame(self, kind: str) -> pd.DataFrame:
+        frame = self._frames[kind]
+        if frame is None:
+            frame = _sorted(kind, _read_parts(self.run_dir, self._parts, kind, self._columns[kind]))
+            self._frames[kind] = frame
+        return frame
+
+    @property
+    def games(self) -> pd.DataFrame:
+        return self._frame("games")
+
+    @games.setter
+    def games(self, frame: pd.DataFrame) -> None:
+        self._frames["games"] = frame
+
+    @property
+    def players(self) -> pd.DataFrame:
+        return self._frame("players")
+
+    @players.setter
+    def players(self, frame: pd.DataFrame) -> None:
+        self._frames["players"] = frame
+
+    @property
+    def stored(self) -> bool:
+        """Whether the rows are streamed from the parts (not yet read into frames)."""
+        return bool(self._parts) and self._frames["games"] is None and self._frames["players"] is None
+
+    def chunks(self, games_columns: Sequence[str] | None = None,
+               players_columns: Sequence[str] | None = None) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
+        """(games, players) of whole games in game order, rows sorted by (game_index[, seat]): one part at a time for
+        a stored run, one chunk for a run in memory. ``None`` reads every column; game_index (and seat) always come."""
+        gcols = None if games_columns is None else list(dict.fromkeys(["game_index", *games_columns]))
+        pcols = None if players_columns is None else list(dict.fromkeys(["game_index", "seat", *players_columns]))
+        if not self.stored:
+            yield _sorted("games", _pick(self.games, gcols)), _sorted("players", _pick(self.players, pcols))
+            return
+        yield from zip(self._stream("games", gcols), self._stream("players", pcols))
+
+    def _stream(self, kind: str, columns: list[str] | None) -> Iterator[pd.DataFrame]:
+        """The ``kind`` rows of a stored run, CHUNK_GAMES games at a time (whole parts), sorted."""
+        batch: list[pd.DataFrame] = []
+        games = 0
+        for i, entry in enumerate(self._parts):
+            batch.append(_part_frame(self.run_dir, entry, kind, _wanted(columns, self._columns[kind])))
+            games += int(entry[kind].get("rows", len(batch[-1]))) // (1 if kind == "games" else self.n_players)
+            if games >= CHUNK_GAMES or i == len(self._parts) - 1:
+                yield _sorted(kind, _concat(batch))
+                batch, games = [], 0
+
+    def columns(self, kind: str) -> list[str]:
+        """The columns of the ``kind`` rows ("games" or "players"), without reading them."""
+        if not self.stored:
+            return list(self._frame(kind).columns)
+        names = pq.read_schema(self.run_dir / self._parts[0][kind]["file"]).names
+        return [c for c in names if self._columns[kind] is None or c in self._columns[kind]]
+
+    def counts(self, kind: str, keys: Sequence[str], sort: bool = True) -> pd.DataFrame:
+        """``aggregate.value_counts`` of the ``kind`` rows over ``keys``, chunk by chunk."""
+        return value_counts(chunks(self.rows(kind, keys)), keys, sort)
+
+    def rows(self, kind: str, columns: Sequence[str]):
+        """The ``kind`` rows ("games" or "players") as ``aggregate.Rows``: the frame of a run in memory, else a
+        function streaming ``columns`` chunk by chunk."""
+        if not self.stored:
+            return self._frame(kind)
+        keys = ["game_index"] if kind == "games" else ["game_index", "seat"]
+        return lambda: self._stream(kind, list(dict.fromkeys([*keys, *columns])))
+
+    def head(self, n_games: int) -> "Run":
+        """The run's first ``n_games`` games in memory (games are independent draws, so any prefix is a fair
+        sample): for the diagnostics that fit larger models on a fixed sample."""
+        if not self.stored:
+            g, p = self.games, self.players
+            if len(g) <= n_games:
+                return self
+            last = g["game_index"].iloc[n_games - 1]
+            return Run(self.run_dir, self.manifest, g[g["game_index"] <= last].reset_index(drop=True),
+                       p[p["game_index"] <= last].reset_index(drop=True))
+        pieces: list[tuple[pd.DataFrame, pd.DataFrame]] = []
+        count = 0
+        for g, p in self.chunks():
+            pieces.append((g, p))
+            count += len(g)
+            if count >= n_games:
+                break
+        g = _concat([x for x, _ in pieces]).head(n_games)
+        p = _concat([y for _, y in pieces])
+        return Run(self.run_dir, self.manifest, g, p[p["game_index"] <= g["game_index"].iloc[-1]].reset_index(drop=True))
 
     @property
     def game(self) -> str:
@@ -46,7 +147,7 @@ class Run:
 
     @property
     def n_games(self) -> int:
-        return len(self.games)
+        return int(self.manifest["n_games"]) if self.stored else len(self.games)
 
     @property
     def lineup(self) -> list[str]:
@@ -116,30 +217,29 @@ def _table_columns(table: pa.Table) -> dict[str, Any]:
     return out
 
 
-def _read_parts(run_dir: Path, manifest: dict[str, Any], kind: str, columns: Sequence[str] | None) -> pd.DataFrame:
-    """Read and concatenate every checked part of one kind (games or players)."""
-    pieces: list[dict[str, Any]] = []
-    for entry in manifest["parts"]:
-        path = _checked_part(run_dir, entry, kind)
-        try:
-            schema = pq.read_schema(path)
-            wanted = None if columns is None else [c for c in columns if c in schema.names]
-            table = pq.read_table(path, columns=wanted)
-        except (pa.ArrowException, OSError) as exc:
-            raise PlaytestError(f"{path} cannot be read as Parquet ({exc}); {REDO}") from exc
-        rows = entry[kind].get("rows")
-        if rows is not None and table.num_rows != int(rows):
-            raise PlaytestError(f"{path} has {table.num_rows} rows, manifest says {rows}; {REDO}")
-        pieces.append(_table_columns(table))
-    if not pieces:
-        raise PlaytestError(f"{run_dir / 'manifest.json'} lists no parts; {REDO}")
-    names = list(pieces[0])
-    for piece in pieces[1:]:
-        if list(piece) != names:
-            raise PlaytestError(f"{run_dir}/{kind} parts have different columns; {REDO} in a fresh directory")
+def _part_frame(run_dir: Path, entry: dict[str, Any], kind: str, columns: Sequence[str] | None) -> pd.DataFrame:
+    """One part (already checksummed) as a compact frame, its row count checked against the manifest."""
+    path = run_dir / entry[kind]["file"]
+    try:
+        schema = pq.read_schema(path)
+        wanted = None if columns is None else [c for c in columns if c in schema.names]
+        table = pq.read_table(path, columns=wanted)
+    except (pa.ArrowException, OSError) as exc:
+        raise PlaytestError(f"{path} cannot be read as Parquet ({exc}); {REDO}") from exc
+    rows = entry[kind].get("rows")
+    if rows is not None and table.num_rows != int(rows):
+        raise PlaytestError(f"{path} has {table.num_rows} rows, manifest says {rows}; {REDO}")
+    return pd.DataFrame(_table_columns(table))
+
+
+def _concat(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """Frames of one kind end to end (categories united), refusing parts whose columns differ."""
+    names = list(frames[0].columns)
+    if any(list(f.columns) != names for f in frames[1:]):
+        raise PlaytestError(f"parts have different columns; {REDO} in a fresh directory")
     data: dict[str, Any] = {}
     for name in names:
-        parts = [p[name] for p in pieces]
+        parts = [f[name].array if isinstance(f[name].dtype, pd.CategoricalDtype) else f[name].to_numpy() for f in frames]
         if isinstance(parts[0], pd.Categorical):
             data[name] = union_categoricals(parts) if len(parts) > 1 else parts[0]
         else:
@@ -147,19 +247,69 @@ def _read_parts(run_dir: Path, manifest: dict[str, Any], kind: str, columns: Seq
     return pd.DataFrame(data)
 
 
-def _check_frames(run_dir: Path, manifest: dict[str, Any], games: pd.DataFrame, players: pd.DataFrame) -> None:
-    """Columns present and game/player rows consistent with the manifest: never silently drop data."""
-    for kind, frame, required in (("games", games, GAME_REQUIRED), ("players", players, PLAYER_REQUIRED)):
-        missing = [c for c in required if c not in frame.columns]
+def _read_parts(run_dir: Path, parts: Sequence[dict[str, Any]], kind: str, columns: Sequence[str] | None) -> pd.DataFrame:
+    """Read and concatenate every checked part of one kind (games or players)."""
+    if not parts:
+        raise PlaytestError(f"{run_dir / 'manifest.json'} lists no parts; {REDO}")
+    return _concat([_part_frame(run_dir, entry, kind, columns) for entry in parts])
+
+
+def _sorted(kind: str, frame: pd.DataFrame) -> pd.DataFrame:
+    keys = ["game_index"] if kind == "games" else [c for c in ("game_index", "seat") if c in frame.columns]
+    return frame.sort_values(keys, kind="stable", ignore_index=True)
+
+
+def _pick(frame: pd.DataFrame, columns: Sequence[str] | None) -> pd.DataFrame:
+    return frame if columns is None else frame[[c for c in columns if c in frame.columns]]
+
+
+def _wanted(columns: Sequence[str] | None, loaded: Sequence[str] | None) -> list[str] | None:
+    """Columns to read from a part: those asked for, within those the run was opened with."""
+    if columns is None:
+        return None if loaded is None else list(loaded)
+    return [c for c in columns if loaded is None or c in loaded]
+
+
+def _check_parts(run_dir: Path, manifest: dict[str, Any], gcols: Sequence[str] | None,
+                 pcols: Sequence[str] | None) -> list[dict[str, Any]]:
+    """Every part present with its checksum, the required columns there, row counts and game ranges consistent with
+    the manifest (never silently drop data); the parts in game order."""
+    parts = list(manifest["parts"])
+    if not parts:
+        raise PlaytestError(f"{run_dir / 'manifest.json'} lists no parts; {REDO}")
+    for entry in parts:
+        for kind in ("games", "players"):
+            _checked_part(run_dir, entry, kind)
+    for kind, required, cols in (("games", GAME_REQUIRED, gcols), ("players", PLAYER_REQUIRED, pcols)):
+        path = run_dir / parts[0][kind]["file"]
+        try:
+            names = pq.read_schema(path).names
+        except (pa.ArrowException, OSError) as exc:
+            raise PlaytestError(f"{path} cannot be read as Parquet ({exc}); {REDO}") from exc
+        missing = [c for c in required if c not in names]
         if missing:
             raise PlaytestError(f"{run_dir}/{kind} parts lack column(s) {', '.join(missing)}; {REDO} with this version")
+    for kind in ("games", "players"):
+        names = {tuple(pq.read_schema(run_dir / entry[kind]["file"]).names) for entry in parts}
+        if len(names) > 1:
+            raise PlaytestError(f"{run_dir}/{kind} parts have different columns; {REDO} in a fresh directory")
     n_games, n_players = int(manifest["n_games"]), int(manifest["n_players"])
-    if len(games) != n_games:
-        raise PlaytestError(f"{run_dir} holds {len(games)} games but the manifest says {n_games}; {REDO}")
-    if len(players) != n_games * n_players:
-        raise PlaytestError(f"{run_dir} holds {len(players)} player rows, expected {n_games} x {n_players}; {REDO}")
-    if games["game_index"].duplicated().any():
+    ranges = []
+    for entry in parts:
+        g = pq.read_table(run_dir / entry["games"]["file"], columns=["game_index"]).column(0).to_numpy()
+        if len(np.unique(g)) != len(g):
+            raise PlaytestError(f"{run_dir} has duplicate game_index values (overlapping parts); {REDO} in a fresh directory")
+        ranges.append((int(g.min()) if len(g) else 0, int(g.max()) if len(g) else -1, len(g), entry))
+        if int(entry["players"].get("rows", len(g) * n_players)) != len(g) * n_players:
+            raise PlaytestError(f"{run_dir} holds {entry['players']['rows']} player rows in a part of {len(g)} games, "
+                                f"expected {len(g)} x {n_players}; {REDO}")
+    ranges.sort(key=lambda r: r[0])
+    total = sum(r[2] for r in ranges)
+    if total != n_games:
+        raise PlaytestError(f"{run_dir} holds {total} games but the manifest says {n_games}; {REDO}")
+    if any(a[1] >= b[0] for a, b in zip(ranges, ranges[1:]) if a[2] and b[2]):
         raise PlaytestError(f"{run_dir} has duplicate game_index values (overlapping parts); {REDO} in a fresh directory")
+    return [r[3] for r in ranges]
 
 
 BASE_COLUMNS = {"games": ("game_index", "n_players"), "players": ("game_index", "seat", "strategy", "win_share")}
@@ -194,10 +344,11 @@ def load_run(
     games_columns: Sequence[str] | None = None,
     players_columns: Sequence[str] | None = None,
 ) -> Run:
-    """Load a run after verifying every part's checksum; optionally read only some extra columns.
+    """Open a run after verifying every part's checksum, columns and row counts; optionally only some extra columns.
 
-    Rows come back sorted by (game_index[, seat]). Integer counters use the smallest dtype that
-    holds them and strings are categorical, so 1M games x 4 players fit in a few hundred MB.
+    The rows stay in the parts until asked for (``Run.chunks`` part by part, ``Run.games``/``Run.players`` whole),
+    sorted by (game_index[, seat]). Integer counters use the smallest dtype that holds them and strings are
+    categorical, so a part takes a few MB and 1M games x 4 players, read whole, a few hundred MB.
     """
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
@@ -205,12 +356,8 @@ def load_run(
     gcols = None if games_columns is None else list(dict.fromkeys([*GAME_REQUIRED, *games_columns]))
     pcols = None if players_columns is None else list(dict.fromkeys([*PLAYER_REQUIRED, *players_columns, *order]))
     _check_game(run_dir, manifest)
-    games = _read_parts(run_dir, manifest, "games", gcols)
-    players = _read_parts(run_dir, manifest, "players", pcols)
-    _check_frames(run_dir, manifest, games, players)
-    games = games.sort_values("game_index", kind="stable", ignore_index=True)
-    players = players.sort_values(["game_index", "seat"], kind="stable", ignore_index=True)
-    return Run(run_dir=run_dir, manifest=manifest, games=games, players=players)
+    parts = _check_parts(run_dir, manifest, gcols, pcols)
+    return Run(run_dir, manifest, parts=parts, columns={"games": gcols, "players": pcols})
 
 
 def seat_order_column(game: str) -> str | None:

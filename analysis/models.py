@@ -20,6 +20,8 @@ from scipy import stats as sps
 from statsmodels.stats.contingency_tables import StratifiedTable
 from statsmodels.tools.sm_exceptions import ValueWarning
 
+from analysis.aggregate import chunks, cluster_fit, gram, head_rows, quantiles, value_counts
+from analysis.stats import strategy_names
 from analysis.verdicts import Finding, finding
 
 Z95 = float(sps.norm.ppf(0.975))
@@ -66,14 +68,19 @@ class Design:
         return self.status in ("passed", "failed", "mirror")
 
 
-def _codes(players: pd.DataFrame) -> tuple[np.ndarray, list[str], int]:
-    """Strategy codes as a [games, seats] array (rows sorted by game and seat), the names and n seats."""
-    n = int(players["seat"].max()) + 1
-    cat = pd.Categorical(players["strategy"].astype(str))
+def _codes(players: pd.DataFrame, names: list[str] | None = None, n: int | None = None) -> tuple[np.ndarray, list[str], int]:
+    """Strategy codes as a [games, seats] array (rows sorted by game and seat), the names (default: those present,
+    sorted) and n seats."""
+    n = n or int(players["seat"].max()) + 1
+    cat = pd.Categorical(players["strategy"].astype(str), categories=names)
     return np.asarray(cat.codes, np.int64).reshape(-1, n), [str(c) for c in cat.categories], n
 
 
-def design_check(players: pd.DataFrame, pool: list[str] | None = None, alpha: float = 1e-3,
+def _seats(players) -> int:
+    return int(max(int(f["seat"].max()) for f in chunks(players) if len(f))) + 1
+
+
+def design_check(players, pool: list[str] | None = None, alpha: float = 1e-3,
                  tolerance: float = 0.03, mixture: dict[str, float] | None = None, focal: str | None = None) -> Design:
     """Seat counts per strategy, how often each pair met in each order, and who sits after whom.
 
@@ -83,11 +90,18 @@ def design_check(players: pd.DataFrame, pool: list[str] | None = None, alpha: fl
     each strategy with its mixture weight; with a ``focal`` strategy too (one uniformly drawn seat, the others
     from the mixture), the seat after another player holds the focal one with chance 1/(n-1).
     """
-    codes, names, n = _codes(players)
-    k = len(names)
-    seat_counts = pd.crosstab(pd.Categorical.from_codes(codes.ravel(), names),
-                              np.tile(np.arange(1, n + 1), len(codes)))
-    seat_counts.index.name, seat_counts.columns.name = "strategy", "seat"
+    names, _ = strategy_names(players)
+    n, k = _seats(players), len(names)
+    counts, before, after, first = np.zeros((k, n), np.int64), np.zeros((k, k)), np.zeros((k, k)), None
+    for chunk in chunks(players):
+        codes, _, _ = _codes(chunk, names, n)
+        first = codes[0] if first is None else first
+        np.add.at(counts, (codes.ravel(), np.tile(np.arange(n), len(codes))), 1)
+        for i, j in itertools.combinations(range(n), 2):
+            np.add.at(before, (codes[:, i], codes[:, j]), 1)
+        np.add.at(after, (codes.ravel(), np.roll(codes, -1, axis=1).ravel()), 1)
+    seat_counts = pd.DataFrame(counts, index=pd.Index(names, name="strategy"),
+                               columns=pd.Index(np.arange(1, n + 1), name="seat"))
     empty = pd.DataFrame()
     if k == 1:
         return Design("mirror", seat_counts, empty, empty)
@@ -100,9 +114,6 @@ def design_check(players: pd.DataFrame, pool: list[str] | None = None, alpha: fl
     worst = float((shares - 1.0 / n).abs().to_numpy().max())
     if p_seat < alpha and worst > tolerance:
         problems.append(f"strategies do not take every seat equally often (a share is {100 * worst:.0f} pts off 1/{n})")
-    before = np.zeros((k, k))
-    for i, j in itertools.combinations(range(n), 2):
-        np.add.at(before, (codes[:, i], codes[:, j]), 1)
     rows = []
     for a, b in itertools.combinations(range(k), 2):
         first, second = before[a, b], before[b, a]
@@ -118,9 +129,7 @@ def design_check(players: pd.DataFrame, pool: list[str] | None = None, alpha: fl
         r = bad.iloc[int((bad["first sits before second"] - 0.5).abs().argmax())]
         problems.append(f"pairs meet in a fixed order ({r['pair']}: the first sits before the second in "
                         f"{100 * r['first sits before second']:.0f}% of their meetings, 50% expected)")
-    after = np.zeros((k, k))
-    np.add.at(after, (codes.ravel(), np.roll(codes, -1, axis=1).ravel()), 1)
-    composition = pd.Series(pool if pool else [names[c] for c in codes[0]]).value_counts()
+    composition = pd.Series(pool if pool else [names[c] for c in first]).value_counts()
     nb_rows = []
     for a in range(k):
         if mixture:
@@ -181,20 +190,28 @@ def _gap(what: str, est: np.ndarray, cov: np.ndarray, i: int, j: int, threshold:
     return finding(what, float(est[i] - est[j]), float(np.sqrt(max(var, 0.0))), threshold)
 
 
-def fit_model(players: pd.DataFrame, threshold: float) -> Model | None:
-    """Fit win_share ~ seat + strategy (deviation coded) with game-clustered errors; None if not identified."""
-    codes, names, n = _codes(players)
-    g = len(codes)
-    y = players["win_share"].to_numpy(float)
-    seat = np.tile(np.arange(n), g)
-    strat = codes.ravel()
-    k = len(names)
-    x = np.column_stack([np.ones(len(y)), _deviation(seat, n), _deviation(strat, k)])
-    if not _full_rank(x):
+def _seat_strategy_design(names: list[str], n: int):
+    """Chunk -> (win_share, [1, seat, strategy] deviation coded, game of each row)."""
+    def design(chunk: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        codes, _, _ = _codes(chunk, names, n)
+        seat = np.tile(np.arange(n), len(codes))
+        x = np.column_stack([np.ones(len(seat)), _deviation(seat, n), _deviation(codes.ravel(), len(names))])
+        return chunk["win_share"].to_numpy(float), x, chunk["game_index"].to_numpy()
+    return design
+
+
+def fit_model(players, threshold: float) -> Model | None:
+    """Fit win_share ~ seat + strategy (deviation coded) with game-clustered errors on every row, from sufficient
+    statistics (``players``: rows in memory or chunk by chunk); the interaction and neighbour checks on the first
+    DIAGNOSTIC_GAMES games. None if not identified."""
+    names, g = strategy_names(players)
+    n, k = _seats(players), len(names)
+    design = _seat_strategy_design(names, n)
+    sums = gram(lambda: chunks(players), design)
+    if np.linalg.matrix_rank(sums[0]) != sums[0].shape[1]:
         return None
-    groups = np.repeat(np.arange(g), n)
-    res = cluster_ols(y, x, groups)
-    fair = float(y.mean())
+    res = cluster_fit(lambda: chunks(players), design, stats=sums)
+    fair = float(sums[1][0] / sums[2])
     seats, _, _ = _effects(res, slice(1, n), [f"{s + 1}" for s in range(n)], threshold, "seat")
     seats["seat"] = np.arange(n)
     seats["rate"] = fair + seats["effect"] / 100.0
@@ -208,10 +225,12 @@ def fit_model(players: pd.DataFrame, threshold: float) -> Model | None:
     if k > 1:
         best_gap = _gap(f"{names[order[0]]} minus runner-up {names[order[1]]}", est, cov, order[0], order[1], threshold)
         range_gap = _gap(f"{names[order[0]]} minus {names[order[-1]]}", est, cov, order[0], order[-1], threshold)
-    rows = min(g, DIAGNOSTIC_GAMES) * n
-    interaction = _interaction(y[:rows], x[:rows], seat[:rows], strat[:rows], groups[:rows],
-                               np.asarray(res.fittedvalues)[:rows], names, n, threshold)
-    neighbour = _neighbour(y[:rows], codes[:rows // n], groups[:rows], names, n, threshold)
+    head = head_rows(players, DIAGNOSTIC_GAMES)
+    y, x, groups = design(head)
+    codes, _, _ = _codes(head, names, n)
+    seat, strat = np.tile(np.arange(n), len(codes)), codes.ravel()
+    interaction = _interaction(y, x, seat, strat, groups, x @ res.params, names, n, threshold)
+    neighbour = _neighbour(y, codes, groups, names, n, threshold)
     return Model(fair, g, seats, strategies, best_gap, range_gap, interaction, neighbour)
 
 
@@ -246,9 +265,13 @@ def _interaction(y, x, seat, strat, groups, pred, names, n, threshold) -> dict:
 def independent_columns(x: np.ndarray, tol: float = 1e-9) -> list[int]:
     """Indices of the columns of ``x`` that are not linear combinations of earlier ones (aliased columns dropped,
     in order), from the Gram matrix so a million-row design costs one product."""
-    gram = x.T @ x
+    return independent_columns_of(x.T @ x, tol)
+
+
+def independent_columns_of(gram: np.ndarray, tol: float = 1e-9) -> list[int]:
+    """``independent_columns`` from the Gram matrix X'X."""
     keep: list[int] = []
-    for j in range(x.shape[1]):
+    for j in range(gram.shape[0]):
         resid = gram[j, j]
         if keep:
             resid -= gram[j, keep] @ np.linalg.lstsq(gram[np.ix_(keep, keep)], gram[keep, j], rcond=None)[0]
@@ -300,11 +323,12 @@ LOGIT_GAMES = 20_000
 walks games one by one in Python, and this sample already resolves interactions of the threshold's size."""
 
 
-def seat_strategy_table(players: pd.DataFrame) -> pd.DataFrame:
+def seat_strategy_table(players) -> pd.DataFrame:
     """Win rate of each strategy in each seat with its Wilson 95% interval (one row per game in a cell)."""
     from analysis.stats import wilson
 
-    g = players.groupby([players["strategy"].astype(str), "seat"], observed=True)["win_share"].agg(["count", "sum"])
+    c = value_counts(chunks(players), ["strategy", "seat", "win_share"])
+    g = c.assign(sum=c["n"] * c["win_share"]).groupby(["strategy", "seat"]).agg(count=("n", "sum"), sum=("sum", "sum"))
     lo, hi = wilson(g["sum"], g["count"])
     return pd.DataFrame({"n": g["count"], "rate": g["sum"] / g["count"], "lo": lo, "hi": hi}, index=g.index)
 
@@ -380,46 +404,83 @@ class Association:
 
 def association(players: pd.DataFrame, games: pd.DataFrame, flag: np.ndarray, what: str, threshold: float,
                 length_bins: int = 4) -> Association | None:
-    """Win rate of flagged player rows minus the rest, crude and adjusted for strategy, seat and game length.
+    """``association_rows`` of player rows in memory, ``flag`` one value per row."""
+    rows = players[["game_index", "seat", "strategy", "win_share", "won"]].assign(
+        rounds=players["game_index"].map(games.set_index("game_index")["rounds"]).to_numpy(), flag=np.asarray(flag, bool))
+    return association_rows(rows, what, threshold, length_bins)
+
+
+FLAG_COLUMNS = ("game_index", "seat", "strategy", "win_share", "won", "rounds", "flag")
+"""The columns ``association_rows`` reads from each chunk (rounds: the game's; flag: the player row's)."""
+
+
+def association_rows(rows, what: str, threshold: float, length_bins: int = 4) -> Association | None:
+    """Win rate of flagged player rows minus the rest, crude and adjusted for strategy, seat and game length
+    (``rows``: in memory or chunk by chunk, with FLAG_COLUMNS).
 
     The adjusted difference compares flagged and other rows within each stratum of strategy x seat x
     game-length quarter (OLS on values centred within strata, i.e. a fixed effect per stratum, so the
     strata's own interactions are absorbed). Both differences have game-clustered errors (the groups share
     games); the Mantel-Haenszel odds ratio over the same strata stands beside the crude odds ratio.
     """
-    flag = np.asarray(flag, bool)
-    if flag.all() or not flag.any():
+    spread = value_counts(chunks(rows), ["flag", "rounds", "seat", "strategy"])
+    flagged = spread.loc[spread["flag"].astype(bool), "n"].sum()
+    if flagged in (0, spread["n"].sum()):
         return None
-    y = players["win_share"].to_numpy(float)
-    groups = players["game_index"].to_numpy()
-    crude_res = cluster_ols(y, np.column_stack([np.ones(len(y)), flag]), groups)
+    lengths = spread.groupby("rounds")["n"].sum()
+    qs = np.linspace(0, 1, length_bins + 1)
+    np.putmask(qs, length_bins * qs != np.arange(length_bins + 1), np.nextafter(qs, 1))  # as pd.qcut takes them
+    bins = quantiles(lengths.index.to_numpy(), lengths.to_numpy(), qs)
+    names = sorted(spread["strategy"].astype(str).unique())
+    seats = int(spread["seat"].max()) + 1
+
+    def quarter(r: np.ndarray) -> np.ndarray:  # NaN when every game is as long (Circus Train, 7 Wonders)
+        return np.nan_to_num(np.asarray(pd.cut(r, bins, labels=False, include_lowest=True, duplicates="drop"), float),
+                             nan=0.0).astype(np.int64)
+
+    lmax = int(quarter(lengths.index.to_numpy()).max()) + 1
+
+    def strata(chunk: pd.DataFrame) -> np.ndarray:
+        strat = pd.Categorical(chunk["strategy"].astype(str), categories=names).codes.astype(np.int64)
+        return (strat * seats + chunk["seat"].to_numpy(np.int64)) * lmax + quarter(chunk["rounds"].to_numpy())
+
+    def crude_design(chunk: pd.DataFrame):
+        f = chunk["flag"].to_numpy(float)
+        return chunk["win_share"].to_numpy(float), np.column_stack([np.ones(len(f)), f]), chunk["game_index"].to_numpy()
+
+    crude_res = cluster_fit(lambda: chunks(rows), crude_design)
     crude = finding(what, 100 * crude_res.params[1], 100 * crude_res.bse[1], threshold)
-    rounds = players["game_index"].map(games.set_index("game_index")["rounds"]).to_numpy()
-    quarters = pd.qcut(rounds, length_bins, labels=False, duplicates="drop")  # NaN when every game is as long (Circus Train, 7 Wonders)
-    length = np.nan_to_num(np.asarray(quarters, float), nan=0.0).astype(np.int64)
-    seat = players["seat"].to_numpy(np.int64)
-    strat = pd.Categorical(players["strategy"].astype(str)).codes.astype(np.int64)
-    strata = (strat * (seat.max() + 1) + seat) * (length.max() + 1) + length
-    centred = pd.DataFrame({"s": strata, "y": y, "f": flag.astype(float)})
-    centred[["y", "f"]] -= centred.groupby("s")[["y", "f"]].transform("mean")
+    cells = value_counts((pd.DataFrame({"b": c["game_index"].to_numpy() % JACKKNIFE_BLOCKS, "s": strata(c),
+                                        "f": c["flag"].to_numpy(bool), "w": c["won"].to_numpy() > 0,
+                                        "y": c["win_share"].to_numpy(float)}) for c in chunks(rows)), ["b", "s", "f", "w", "y"])
+    sums = cells.assign(y=cells["y"] * cells["n"], f=cells["f"] * cells["n"]).groupby("s")[["n", "y", "f"]].sum()
+    means = sums[["y", "f"]].div(sums["n"], axis=0)
+
+    def centred_design(chunk: pd.DataFrame):
+        s = strata(chunk)
+        f = chunk["flag"].to_numpy(float) - means["f"].reindex(s).to_numpy()
+        y = chunk["win_share"].to_numpy(float) - means["y"].reindex(s).to_numpy()
+        return y, f[:, None], chunk["game_index"].to_numpy()
+
     adjusted = None
-    if centred["f"].abs().sum() > 0:
-        res = cluster_ols(centred["y"].to_numpy(), centred[["f"]].to_numpy(), groups)
+    centred = gram(lambda: chunks(rows), centred_design)
+    if centred[0][0, 0] > 0:
+        res = cluster_fit(lambda: chunks(rows), centred_design, stats=centred)
         adjusted = finding(what + " (adjusted)", 100 * res.params[0], 100 * res.bse[0], threshold)
-    won = players["won"].to_numpy() > 0
-    return Association(crude, adjusted, _odds(won, flag, np.zeros_like(strata), groups), _odds(won, flag, strata, groups),
-                       "strategy, seat and game length")
+    counts = cells.groupby(["b", "s", "f", "w"])["n"].sum()
+    unstratified = pd.concat({0: counts.groupby(["b", "f", "w"]).sum()}, names=["s"]).reorder_levels(["b", "s", "f", "w"])
+    return Association(crude, adjusted, _odds(unstratified.sort_index()), _odds(counts), "strategy, seat and game length")
 
 
 JACKKNIFE_BLOCKS = 20
 """Blocks of games (by game index) the Mantel-Haenszel interval is jackknifed over, so it is clustered by game."""
 
 
-def _odds(won: np.ndarray, flag: np.ndarray, strata: np.ndarray, games: np.ndarray) -> tuple[float, float, float] | None:
+def _odds(counts: pd.Series) -> tuple[float, float, float] | None:
     """Mantel-Haenszel pooled odds ratio of winning (flag vs not) over strata (statsmodels), with a 95% interval
-    from a delete-one-block jackknife over blocks of games (rows of one game are not independent)."""
-    frame = pd.DataFrame({"b": np.asarray(games) % JACKKNIFE_BLOCKS, "s": strata, "f": flag, "w": won})
-    counts = frame.groupby(["b", "s", "f", "w"]).size().unstack(["f", "w"], fill_value=0)
+    from a delete-one-block jackknife over blocks of games (rows of one game are not independent); ``counts``:
+    rows per (block, stratum, flag, won)."""
+    counts = counts.unstack(["f", "w"], fill_value=0)
     cells = np.stack([counts.get((f, w), pd.Series(0, index=counts.index)).to_numpy(float)
                       for f, w in ((True, True), (True, False), (False, True), (False, False))], axis=1)
     per_block = pd.DataFrame(cells, index=counts.index)
@@ -441,32 +502,49 @@ def _odds(won: np.ndarray, flag: np.ndarray, strata: np.ndarray, games: np.ndarr
     return ratio, float(np.exp(np.log(ratio) - Z95 * se)), float(np.exp(np.log(ratio) + Z95 * se))
 
 
-def paired_difference(players: pd.DataFrame, flag: np.ndarray, what: str, threshold: float) -> Finding | None:
-    """Win rate of flagged rows minus the others, with a game-clustered interval (the groups share games)."""
-    flag = np.asarray(flag, bool)
-    if flag.all() or not flag.any():
+def paired_difference(players, flag, what: str, threshold: float) -> Finding | None:
+    """Win rate of flagged rows minus the others, with a game-clustered interval (the groups share games).
+    ``players``: rows in memory with ``flag`` one value per row, or ``flag`` a function of a chunk of rows."""
+    rows, flag_of = players, flag
+    if not callable(flag):
+        rows, flag_of = players.assign(_flag=np.asarray(flag, bool)), (lambda c: c["_flag"].to_numpy(bool))
+
+    def design(chunk: pd.DataFrame):
+        f = flag_of(chunk).astype(float)
+        return chunk["win_share"].to_numpy(float), np.column_stack([np.ones(len(f)), f]), chunk["game_index"].to_numpy()
+
+    xtx, xty, n, games = gram(lambda: chunks(rows), design)
+    if xtx[1, 1] in (0, n):
         return None
-    y = players["win_share"].to_numpy(float)
-    res = cluster_ols(y, np.column_stack([np.ones(len(y)), flag]), players["game_index"].to_numpy())
+    res = cluster_fit(lambda: chunks(rows), design, stats=(xtx, xty, n, games))
     return finding(what, 100 * res.params[1], 100 * res.bse[1], threshold)
 
 
-def adjusted_levels(players: pd.DataFrame, column: str, what: str, threshold: float) -> pd.DataFrame | None:
+def adjusted_levels(players, column: str, what: str, threshold: float) -> pd.DataFrame | None:
     """Win rate at each level of a player column minus its lowest level, adjusted for seat and strategy (win_share ~
     C(column) + C(seat) + C(strategy), game-clustered, aliased columns dropped): the raw table's companion when the
-    column follows the seat (e.g. rounds holding the starting-player bus). None for one level."""
-    levels = sorted(players[column].unique())
+    column follows the seat (e.g. rounds holding the starting-player bus). None for one level. ``players``: rows in
+    memory or chunk by chunk."""
+    spread = value_counts(chunks(players), [column, "seat", "strategy"])
+    levels = sorted(spread[column].unique())
     if len(levels) < 2:
         return None
-    frame = pd.DataFrame({"y": players["win_share"].to_numpy(float), "level": players[column].to_numpy(),
-                          "seat": players["seat"].to_numpy(), "strategy": players["strategy"].astype(str).to_numpy()})
-    res, columns = formula_fit(f"y ~ C(level, Treatment({levels[0]!r})) + C(seat) + C(strategy)", frame,
-                               players["game_index"].to_numpy())
+    seats, names = sorted(spread["seat"].unique()), sorted(spread["strategy"].astype(str).unique())
+
+    def design(chunk: pd.DataFrame):
+        lv, seat, strat = chunk[column].to_numpy(), chunk["seat"].to_numpy(), chunk["strategy"].astype(str).to_numpy()
+        x = np.column_stack([np.ones(len(lv))] + [lv == v for v in levels[1:]] + [seat == s for s in seats[1:]]
+                            + [strat == s for s in names[1:]]).astype(float)
+        return chunk["win_share"].to_numpy(float), x, chunk["game_index"].to_numpy()
+
+    stats = gram(lambda: chunks(players), design)
+    keep = independent_columns_of(stats[0])
+    res = cluster_fit(lambda: chunks(players), design, keep=keep, stats=stats)
+    columns = list(keep)
     rows = []
-    for lv in levels[1:]:
-        name = f"C(level, Treatment({levels[0]!r}))[T.{lv}]"
-        f = (finding(f"{what} {lv} minus {levels[0]}", 100 * res.params[columns.index(name)],
-                     100 * res.bse[columns.index(name)], threshold) if name in columns else None)
+    for i, lv in enumerate(levels[1:], start=1):
+        f = (finding(f"{what} {lv} minus {levels[0]}", 100 * res.params[columns.index(i)], 100 * res.bse[columns.index(i)],
+                     threshold) if i in columns else None)
         rows.append({"level": lv, "adjusted": f})
     return pd.DataFrame(rows)
 

@@ -14,6 +14,7 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from analysis.aggregate import quantiles
 from analysis.stats import SeatBalance, seat_label
 
 EXPECTED_STYLE = {"color": "tab:red", "linestyle": "--", "linewidth": 1.2}
@@ -139,25 +140,34 @@ def head_to_head(matrix: pd.DataFrame, n_games: int, order: Sequence[str] | None
 
 def count_histogram(values: pd.Series, title: str, xlabel: str, ylabel: str = "share of games (%)",
                     tail: float = 0.995) -> Figure:
-    """Distribution of a whole-number quantity as the percentage at each value, with the median marked.
+    """Distribution of a whole-number quantity as the percentage at each value, with the median marked."""
+    return count_histogram_counts(pd.Series(values).dropna().astype(float).value_counts(), title, xlabel, ylabel, tail)
+
+
+def count_histogram_counts(counts: pd.Series, title: str, xlabel: str, ylabel: str = "share of games (%)",
+                           tail: float = 0.995) -> Figure:
+    """``count_histogram`` of the sample given as value -> count (so a run's parts need not be held at once).
 
     A long tail is gathered into one overflow bar ("N+") at the ``tail`` quantile, so a handful of
     extreme games do not stretch the axis.
     """
     fig = new_figure()
     ax = fig.add_subplot()
-    v = pd.Series(values).dropna().astype(float)
-    cap = float(np.ceil(v.quantile(tail))) + 1 if len(v) else 0.0
-    overflow = len(v) and v.max() > cap + 1
-    shown = v.clip(upper=cap) if overflow else v
-    counts = shown.value_counts().sort_index()
-    colors = ["tab:orange" if overflow and x >= cap else "tab:blue" for x in counts.index]
-    ax.bar(counts.index.to_numpy(float), 100.0 * counts.to_numpy() / max(len(v), 1), width=0.8, color=colors, alpha=0.75)
+    counts = counts[counts > 0].sort_index()
+    counts.index = counts.index.astype(float)
+    v, c = counts.index.to_numpy(float), counts.to_numpy(np.int64)
+    n = int(c.sum())
+    cap = float(np.ceil(quantiles(v, c, [tail])[0])) + 1 if n else 0.0
+    overflow = n and v[-1] > cap + 1
+    shown = counts.groupby(np.minimum(v, cap)).sum() if overflow else counts
+    colors = ["tab:orange" if overflow and x >= cap else "tab:blue" for x in shown.index]
+    ax.bar(shown.index.to_numpy(float), 100.0 * shown.to_numpy() / max(n, 1), width=0.8, color=colors, alpha=0.75)
     if overflow:
-        ax.annotate(f"{cap:g}+ (max {v.max():g})", (cap, 100.0 * counts.iloc[-1] / len(v)), xytext=(4, 4),
+        ax.annotate(f"{cap:g}+ (max {v[-1]:g})", (cap, 100.0 * shown.iloc[-1] / n), xytext=(4, 4),
                     textcoords="offset points", ha="right", fontsize=7)
-    if len(v):
-        ax.axvline(float(v.median()), color="black", linestyle=":", label=f"median {v.median():g}, mean {v.mean():.2f}")
+    if n:
+        median, mean = quantiles(v, c, [0.5])[0], float((v * c).sum() / n)
+        ax.axvline(float(median), color="black", linestyle=":", label=f"median {median:g}, mean {mean:.2f}")
         ax.legend(fontsize=8)
     ax.set_title(title)
     ax.set_xlabel(xlabel + (f" (last bar: {cap:g} or more)" if overflow else ""))

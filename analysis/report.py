@@ -13,7 +13,9 @@ import numpy as np
 import pandas as pd
 
 from analysis import models, plots, stats
-from analysis.card import RunAnalysis, analyse, card_details_section, card_section, design_sentence, seat_verdict
+from analysis.aggregate import counts_of, describe_counts, keyed, value_counts
+from analysis.card import (PLAYER_COLUMNS, RunAnalysis, analyse, card_details_section, card_section, design_sentence,
+                           end_reasons, seat_verdict)
 from analysis.compensation import compensation_section
 from analysis.load import Run, load_run
 from analysis.metrics import until_ci_note
@@ -42,7 +44,7 @@ def _raw_seat_table(a: RunAnalysis) -> Table:
 def seat_section(a: RunAnalysis) -> Section:
     """Seats: the verdict, the design check, raw and adjusted seat rates."""
     run, bal = a.run, a.balance
-    game0 = run.players[run.players["game_index"] == run.games["game_index"].iloc[0]].sort_values("seat")
+    game0 = run.head(1).players.sort_values("seat")
     blocks: list = [
         seat_verdict(a),
         f"Seats in game 0: {', '.join(f'{s + 1}: {x}' for s, x in zip(game0['seat'], game0['strategy'].astype(str)))}. "
@@ -73,7 +75,7 @@ def seat_section(a: RunAnalysis) -> Section:
 
 def strategy_section(a: RunAnalysis) -> Section | None:
     """Strategies: adjusted effects (the one ranking used everywhere), ratings, head-to-head, fit diagnostics."""
-    p, n = a.run.players, a.run.n_games
+    p, n = a.run.rows("players", PLAYER_COLUMNS), a.run.n_games
     strat = stats.win_rates(p, "strategy")
     if len(strat) < 2:
         return None
@@ -144,7 +146,7 @@ def strategy_section(a: RunAnalysis) -> Section | None:
 def seat_by_strategy_blocks(a: RunAnalysis) -> list:
     """The seat x strategy win-rate table, and the linear model's interaction cells checked against a conditional
     logit with games as strata (is a departure in points also one in odds, or an artefact of the scale?)."""
-    cells = models.seat_strategy_table(a.run.players)
+    cells = models.seat_strategy_table(a.run.rows("players", PLAYER_COLUMNS))
     frame = pd.DataFrame({(s, seat): ci(r.rate, r.lo, r.hi) for (s, seat), r in cells.iterrows()}, index=[0]).T
     frame = frame[0].unstack().reindex(list(a.model.strategies["strategy"]) if a.model is not None else None)
     frame.columns = [stats.seat_label(int(c)) for c in frame.columns]
@@ -154,7 +156,7 @@ def seat_by_strategy_blocks(a: RunAnalysis) -> list:
     inter = a.model.interaction if a.model is not None else {}
     if not inter.get("identified"):
         return blocks
-    logit = models.seat_strategy_logit(a.run.players)
+    logit = models.seat_strategy_logit(a.run.head(models.DIAGNOSTIC_GAMES).players)
     if not logit.get("identified"):
         return blocks + ["Conditional logit check: the seating design does not identify seat x strategy odds."]
     blocks.append(f"Check on the odds scale (conditional logit of winning, games as strata, first {logit['games']:,} "
@@ -170,9 +172,10 @@ def seat_by_strategy_blocks(a: RunAnalysis) -> list:
 def standard_sections(run: Run, a: RunAnalysis | None = None) -> list[Section]:
     """Seats, strategies, length and end reasons, scores and sample size for one run."""
     a = a or analyse(run)
-    g, p, n = run.games, run.players, run.n_games
-    rounds = stats.describe(g["rounds"])
-    ends = stats.proportion_table(g["end_reason"].astype(str))
+    n = run.n_games
+    lengths = run.counts("games", [c for c in ("rounds", "decisions") if c in run.columns("games")])
+    rounds = describe_counts(counts_of(lengths, "rounds"))
+    ends = end_reasons(run)
     if run.n_players == 1:  # solitaire: no seats or opponents; the game's sections judge the solo results
         out = [Section("Seats", ["One player per game: there are no seats or opponents to compare, so seat and "
                                  "strategy win rates are not reported; the game's own sections score solo play."])]
@@ -182,23 +185,27 @@ def standard_sections(run: Run, a: RunAnalysis | None = None) -> list[Section]:
     if strategies is not None:
         out.append(strategies)
     out.append(Section("Game length and end reasons", [
-        Table(describe_display({"rounds": rounds, **({"decisions": stats.describe(g["decisions"])} if "decisions" in g else {})}),
+        Table(describe_display({"rounds": rounds, **({"decisions": describe_counts(counts_of(lengths, "decisions"))}
+                                                     if "decisions" in lengths else {})}),
               f"Rounds and decisions per game ({n:,} games)."),
-        Plot("rounds", plots.count_histogram(g["rounds"], f"Rounds per game ({n:,} games)", "rounds"), "Distribution of game length."),
+        Plot("rounds", plots.count_histogram_counts(counts_of(lengths, "rounds"), f"Rounds per game ({n:,} games)", "rounds"),
+             "Distribution of game length."),
         Table(pd.DataFrame({"end reason": ends.index.astype(str), "games": [f"{c:,}" for c in ends["count"]],
                             "share [95% CI]": [ci(r["share"], r["lo"], r["hi"]) for _, r in ends.iterrows()]}),
               f"How games ended ({n:,} games; simultaneous multinomial 95% intervals)."),
     ]))
-    margin = stats.winning_margin(p)
+    scores = score_counts(run)
     out.append(Section("Scores", [
-        Table(describe_display({str(k): stats.describe(v["score"]) for k, v in p.groupby("strategy", observed=True)}
-                               | ({"winners": stats.describe(p.loc[p["won"] > 0, "score"]),
-                                   "margin 1st-2nd": stats.describe(margin)} if run.n_players > 1 else {})),
+        Table(describe_display({str(k): describe_counts(v.set_index("score")["n"]) for k, v in
+                                scores[scores["strategy"] != ""].groupby("strategy")}
+                               | ({"winners": describe_counts(counts_of(scores[scores["won"]], "score")),
+                                   "margin 1st-2nd": describe_counts(counts_of(scores[scores["strategy"] == ""], "score"))}
+                                  if run.n_players > 1 else {})),
               f"Final score per strategy, of winners, and the margin between first and second ({n:,} games)."),
     ]))
     if run.n_players == 1:
         return out
-    curve = stats.running_rate(p, seat=0)
+    curve = stats.running_rate(run.rows("players", PLAYER_COLUMNS), seat=0)
     stopping = until_ci_note(run.manifest)
     out.append(Section("Sample size", [
         stats.sample_size_note(n, a.threshold, a.seat_sd()),
@@ -207,6 +214,17 @@ def standard_sections(run: Run, a: RunAnalysis | None = None) -> list[Section]:
              "The running estimate and its 95% interval from the games played so far."),
     ]))
     return out
+
+
+def score_counts(run: Run) -> pd.DataFrame:
+    """Counts of (strategy, score, won) over player rows, and of each game's margin between first and second as
+    rows with strategy "" (score: the margin), chunk by chunk."""
+    def frames():
+        for _, p in run.chunks([], ["strategy", "score", "won"]):
+            yield pd.DataFrame({"strategy": keyed(p["strategy"]), "score": p["score"].to_numpy(), "won": p["won"].to_numpy() > 0})
+            if run.n_players > 1:
+                yield pd.DataFrame({"strategy": "", "score": stats.winning_margin(p).to_numpy(), "won": False})
+    return value_counts(frames(), ["strategy", "score", "won"])
 
 
 def comparison_sections(runs: Sequence[Run], analyses: Sequence[RunAnalysis] | None = None) -> list[Section]:

@@ -12,6 +12,7 @@ from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import multinomial_proportions_confint, proportion_confint, proportion_effectsize
 
+from analysis.aggregate import chunks, describe_counts, keyed, value_counts
 from analysis.verdicts import Z90, finding, games_to_label
 from sim.core.errors import PlaytestError
 
@@ -40,16 +41,43 @@ def wilson(successes, n, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
     return np.where(bad, np.nan, lo), np.where(bad, np.nan, hi)
 
 
-def rate_table(df: pd.DataFrame, by: str, success: str, expected: float | None = None) -> pd.DataFrame:
+def rate_sums(rows, by: str, success: str) -> pd.DataFrame:
+    """Per group of ``by``, summed chunk by chunk: rows ``n``, ``successes``, sum of squares ``sq`` and, per game in
+    the group (when rows carry game_index), ``games``, the sums of squared game totals ``s2``, totals x rows ``sc``
+    and squared rows ``c2``, and the most rows one game gives ``most``: what a game-clustered rate needs."""
+    pieces = []
+    for f in chunks(rows):
+        key, y = keyed(f[by]), f[success].to_numpy(float)
+        own = pd.DataFrame({"k": key, "y": y, "sq": y * y}).groupby("k")[["y", "sq"]].sum()
+        own["n"] = pd.Series(key).value_counts()
+        if "game_index" in f.columns:
+            per = pd.DataFrame({"k": key, "g": f["game_index"].to_numpy(), "y": y}).groupby(["k", "g"])["y"].agg(["count", "sum"])
+            c, s = per["count"].to_numpy(float), per["sum"].to_numpy()
+            games = pd.DataFrame({"games": 1, "s2": s * s, "sc": s * c, "c2": c * c, "most": c},
+                                 index=per.index.get_level_values(0)).groupby(level=0)
+            own = own.join(games[["games", "s2", "sc", "c2"]].sum()).join(games["most"].max())
+        pieces.append(own)
+    out = pd.concat(pieces).groupby(level=0, sort=True)
+    out = out.sum().assign(most=out["most"].max()) if "most" in pieces[0] else out.sum()
+    out.index.name = by
+    return out.rename(columns={"y": "successes"})
+
+
+def rate_table(df, by: str, success: str, expected: float | None = None) -> pd.DataFrame:
     """Per group of ``by``: rows n, success sum, rate, Wilson 95% lo/hi, ± half-width, vs expected. Where a group
-    holds several rows of one game the interval is clustered by game (Wilson on the effective sample size)."""
-    if by not in df.columns or success not in df.columns:
-        raise PlaytestError(f"rate_table needs columns '{by}' and '{success}'; pass names present in the log")
-    g = df.groupby(by, observed=True, sort=True)[success].agg(["count", "sum"])
-    g.columns = ["n", "successes"]
-    g["successes"] = g["successes"].astype(float)
+    holds several rows of one game the interval is clustered by game (Wilson on the effective sample size).
+    ``df``: rows in memory or chunk by chunk (``aggregate.Rows``)."""
+    for name in (by, success):
+        if isinstance(df, pd.DataFrame) and name not in df.columns:
+            raise PlaytestError(f"rate_table needs columns '{by}' and '{success}'; pass names present in the log")
+    return rate_table_from(rate_sums(df, by, success), expected)
+
+
+def rate_table_from(sums: pd.DataFrame, expected: float | None = None) -> pd.DataFrame:
+    """``rate_table`` from ``rate_sums``."""
+    g = pd.DataFrame({"n": sums["n"].astype(np.int64), "successes": sums["successes"].astype(float)}, index=sums.index)
     g["rate"] = g["successes"] / g["n"]
-    deff = design_effect(df, by, success, g["rate"]) if "game_index" in df.columns else 1.0
+    deff = design_effect(sums, g["rate"]) if "games" in sums.columns else 1.0
     g["lo"], g["hi"] = wilson(g["successes"] / deff, g["n"] / deff)
     g["pm"] = (g["hi"] - g["lo"]) / 2.0
     if expected is not None:
@@ -58,41 +86,45 @@ def rate_table(df: pd.DataFrame, by: str, success: str, expected: float | None =
     return g
 
 
-def design_effect(df: pd.DataFrame, by: str, value: str, rate: pd.Series) -> pd.Series | float:
+def design_effect(sums: pd.DataFrame, rate: pd.Series) -> pd.Series | float:
     """Per group: the game-clustered variance of its rate over the variance if its rows were independent (1 where
     no game gives the group two rows). Dividing n by it gives the effective sample size for a Wilson interval."""
-    per_game = df.groupby([by, "game_index"], observed=True)[value].agg(["count", "sum"])
-    if (per_game["count"] <= 1).all():
+    if (sums["most"] <= 1).all():
         return 1.0
-    group = per_game.index.get_level_values(0)
-    resid = (per_game["sum"].to_numpy(float) - rate.reindex(group).to_numpy() * per_game["count"].to_numpy()) ** 2
-    games = pd.Series(1, index=group).groupby(level=0, observed=True).sum().reindex(rate.index)
-    n = df.groupby(by, observed=True)[value].count().reindex(rate.index)
-    clustered = pd.Series(resid, index=group).groupby(level=0, observed=True).sum().reindex(rate.index) \
-        * games / (games - 1).clip(lower=1) / n ** 2
-    mean_sq = (df[value].astype(float) ** 2).groupby(df[by], observed=True).mean().reindex(rate.index)
-    iid = (mean_sq - rate ** 2).clip(lower=0) / n
-    shared = per_game["count"].groupby(level=0, observed=True).max().reindex(rate.index) > 1
-    deff = (clustered / iid).where((iid > 0) & (games > 1) & shared, 1.0)
+    n, games = sums["n"].astype(float), sums["games"].astype(float)
+    resid = sums["s2"] - 2.0 * rate * sums["sc"] + rate ** 2 * sums["c2"]  # sum over games of (total - rate x rows)^2
+    clustered = resid * games / (games - 1).clip(lower=1) / n ** 2
+    iid = (sums["sq"] / n - rate ** 2).clip(lower=0) / n
+    deff = (clustered / iid).where((iid > 0) & (games > 1) & (sums["most"] > 1), 1.0)
     return deff.clip(lower=1e-6).fillna(1.0)
 
 
-def expected_share(players: pd.DataFrame) -> float:
+def expected_share(players) -> float:
     """Win share each seat would get with no seat effect: total share / player rows (1/n if every game has a winner)."""
-    return float(players["win_share"].astype(float).sum() / len(players))
+    if isinstance(players, pd.DataFrame):
+        return float(players["win_share"].astype(float).sum() / len(players))
+    sums = rate_sums(players, "seat", "win_share")
+    return float(sums["successes"].sum() / sums["n"].sum())
 
 
-def win_rates(players: pd.DataFrame, by: str = "seat") -> pd.DataFrame:
+def win_rates(players, by: str = "seat") -> pd.DataFrame:
     """Win rate (win_share per row) by seat, strategy or any player column, with Wilson 95% intervals."""
-    return rate_table(players, by, "win_share", expected=expected_share(players))
+    if isinstance(players, pd.DataFrame):
+        return rate_table(players, by, "win_share", expected=expected_share(players))
+    sums = rate_sums(players, by, "win_share")
+    return rate_table_from(sums, float(sums["successes"].sum() / sums["n"].sum()))
 
 
 def proportion_table(values: pd.Series, order: list | None = None) -> pd.DataFrame:
     """Counts and shares of each category (e.g. end reasons) with simultaneous 95% multinomial intervals
     (Goodman, statsmodels; Wilson when there is a single category)."""
-    counts = values.value_counts(sort=False)
+    return proportion_table_counts(values.value_counts(sort=False), order)
+
+
+def proportion_table_counts(counts: pd.Series, order: list | None = None) -> pd.DataFrame:
+    """``proportion_table`` from category -> count, categories in order of first appearance."""
+    n = int(counts.sum())
     counts = counts[counts > 0] if order is None else counts.reindex(order, fill_value=0)
-    n = int(len(values))
     out = pd.DataFrame({"count": counts.astype(int)})
     out["share"] = out["count"] / n if n else np.nan
     if len(out) > 1 and n:
@@ -103,10 +135,20 @@ def proportion_table(values: pd.Series, order: list | None = None) -> pd.DataFra
     return out.sort_values("count", ascending=False) if order is None else out
 
 
-def mean_table(df: pd.DataFrame, by: str | list[str], value: str) -> pd.DataFrame:
-    """Mean of ``value`` per group with a normal 95% interval (mean ± 1.96 SE) and the median."""
-    g = df.groupby(by, observed=True, sort=True)[value]
-    out = pd.DataFrame({"n": g.count(), "mean": g.mean(), "sd": g.std(ddof=1), "median": g.median()})
+def mean_table(df, by: str | list[str], value: str) -> pd.DataFrame:
+    """Mean of ``value`` per group with a normal 95% interval (mean ± 1.96 SE) and the median (``df``: rows in
+    memory or chunk by chunk)."""
+    return mean_table_counts(value_counts(chunks(df), [*([by] if isinstance(by, str) else by), value]), by, value)
+
+
+def mean_table_counts(counts: pd.DataFrame, by: str | list[str], value: str) -> pd.DataFrame:
+    """``mean_table`` from the ``aggregate.value_counts`` of by + value."""
+    keys = [by] if isinstance(by, str) else list(by)
+    rows = {k: describe_counts(grp.set_index(value)["n"]) for k, grp in counts.groupby(keys if len(keys) > 1 else keys[0])}
+    out = pd.DataFrame({"n": [int(d["n"]) for d in rows.values()], "mean": [d["mean"] for d in rows.values()],
+                        "sd": [d["sd"] for d in rows.values()], "median": [d["median"] for d in rows.values()]},
+                       index=pd.Index(list(rows), name=keys[0]) if len(keys) == 1 else
+                       pd.MultiIndex.from_tuples(list(rows), names=keys))
     se = out["sd"] / np.sqrt(out["n"])
     z = sps.norm.ppf(1 - ALPHA / 2)
     out["lo"], out["hi"] = out["mean"] - z * se, out["mean"] + z * se
@@ -115,17 +157,7 @@ def mean_table(df: pd.DataFrame, by: str | list[str], value: str) -> pd.DataFram
 
 def describe(values: pd.Series) -> pd.Series:
     """Distribution summary: n, mean with 95% interval, sd, and the 5/25/50/75/95% quantiles."""
-    x = pd.Series(values, dtype=float).dropna()
-    n = len(x)
-    mean = float(x.mean()) if n else np.nan
-    sd = float(x.std(ddof=1)) if n > 1 else np.nan
-    half = sps.norm.ppf(1 - ALPHA / 2) * sd / math.sqrt(n) if n > 1 else np.nan
-    q = x.quantile([0.05, 0.25, 0.5, 0.75, 0.95]) if n else pd.Series([np.nan] * 5)
-    return pd.Series(
-        {"n": n, "mean": mean, "mean_lo": mean - half, "mean_hi": mean + half, "sd": sd,
-         "min": x.min() if n else np.nan, "p5": q.iloc[0], "p25": q.iloc[1], "median": q.iloc[2],
-         "p75": q.iloc[3], "p95": q.iloc[4], "max": x.max() if n else np.nan}
-    )
+    return describe_counts(pd.Series(values, dtype=float).value_counts())
 
 
 def winning_margin(players: pd.DataFrame) -> pd.Series:
@@ -173,13 +205,15 @@ class SeatBalance:
     threshold: float
 
 
-def seat_balance(players: pd.DataFrame, alpha: float = ALPHA, threshold: float = 2.0) -> SeatBalance:
+def seat_balance(players, alpha: float = ALPHA, threshold: float = 2.0) -> SeatBalance:
     """Does seat order matter? Chi-square over win shares, per-seat binomial tests (Holm) and a practical
     label per seat against ``threshold`` (win-rate points)."""
-    n_players = int(players["seat"].max()) + 1
-    n_games = int(players["game_index"].nunique())
-    expected = expected_share(players)
-    table = win_rates(players, "seat").reindex(range(n_players))
+    sums = rate_sums(players, "seat", "win_share")
+    n_players = int(sums.index.max()) + 1
+    n_games = int(sums["games"].max())
+    expected = float(sums["successes"].sum() / sums["n"].sum()) if not isinstance(players, pd.DataFrame) \
+        else expected_share(players)
+    table = rate_table_from(sums, expected).reindex(range(n_players))
     obs = table["successes"].fillna(0.0).to_numpy()
     total = obs.sum()
     if total > 0:
@@ -213,13 +247,14 @@ def seat_verdict(table: pd.DataFrame, n_games: int, expected: float, threshold: 
     return "; ".join(head) + f" ({n_games:,} games; threshold {threshold:g} pts)."
 
 
-def _wide(players: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Per game arrays [games, seats] of strategy codes and ranks (players sorted by game, seat)."""
+def _wide(players: pd.DataFrame, names: list[str] | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Per game arrays [games, seats] of strategy codes (into ``names``, default the strategies present, sorted)
+    and ranks (players sorted by game, seat)."""
     n = int(players["seat"].max()) + 1
     if len(players) % n:
         raise PlaytestError(f"player rows ({len(players)}) are not a whole number of {n}-seat games; reload the run")
     p = players.sort_values(["game_index", "seat"], kind="stable")
-    cat = pd.Categorical(p["strategy"].astype(str))
+    cat = pd.Categorical(p["strategy"].astype(str), categories=names)
     codes = np.asarray(cat.codes, dtype=np.int64).reshape(-1, n)
     ranks = p["rank"].to_numpy(dtype=np.int64).reshape(-1, n)
     if not (p["seat"].to_numpy().reshape(-1, n) == np.arange(n)).all():
@@ -227,28 +262,42 @@ def _wide(players: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list[str]]:
     return codes, ranks, [str(c) for c in cat.categories]
 
 
-def pairwise_counts(players: pd.DataFrame, n_blocks: int = 100, seed: int = 0) -> tuple[list[str], np.ndarray, np.ndarray]:
+def strategy_names(players) -> tuple[list[str], int]:
+    """The strategies present (sorted) and the number of games, over every chunk."""
+    counts = value_counts(chunks(players), ["strategy"])
+    games = sum(int(f["game_index"].nunique()) for f in chunks(players)) if not isinstance(players, pd.DataFrame) \
+        else int(players["game_index"].nunique())
+    return sorted(counts["strategy"].astype(str)), games
+
+
+def pairwise_counts(players, n_blocks: int = 100, seed: int = 0) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Pairwise results between different strategies, per random block of games (for the block bootstrap).
 
     Returns names, W[block, a, b] = times a finished above b (exact ties count 1/2), N[block, a, b] = comparisons.
+    ``players``: rows in memory or chunk by chunk; the blocks are drawn once for every game, in game order.
     """
-    codes, ranks, names = _wide(players)
+    names, games = strategy_names(players)
     s = len(names)
-    g, n = codes.shape
-    block = np.random.default_rng(seed).integers(0, n_blocks, size=g)
+    blocks = np.random.default_rng(seed).integers(0, n_blocks, size=games).astype(np.int16)
     size = n_blocks * s * s
     w = np.zeros(size)
     c = np.zeros(size)
-    for i in range(n):
-        for j in range(i + 1, n):
-            a, b = codes[:, i], codes[:, j]
-            keep = a != b
-            score = (ranks[:, i] < ranks[:, j]) + 0.5 * (ranks[:, i] == ranks[:, j])
-            ab = (block * s + a) * s + b
-            ba = (block * s + b) * s + a
-            w += np.bincount(ab[keep], weights=score[keep], minlength=size)
-            w += np.bincount(ba[keep], weights=1.0 - score[keep], minlength=size)
-            c += np.bincount(ab[keep], minlength=size) + np.bincount(ba[keep], minlength=size)
+    first = 0
+    for chunk in chunks(players):
+        codes, ranks, _ = _wide(chunk, names)
+        g, n = codes.shape
+        block = blocks[first:first + g].astype(np.int64)
+        first += g
+        for i in range(n):
+            for j in range(i + 1, n):
+                a, b = codes[:, i], codes[:, j]
+                keep = a != b
+                score = (ranks[:, i] < ranks[:, j]) + 0.5 * (ranks[:, i] == ranks[:, j])
+                ab = (block * s + a) * s + b
+                ba = (block * s + b) * s + a
+                w += np.bincount(ab[keep], weights=score[keep], minlength=size)
+                w += np.bincount(ba[keep], weights=1.0 - score[keep], minlength=size)
+                c += np.bincount(ab[keep], minlength=size) + np.bincount(ba[keep], minlength=size)
     return names, w.reshape(n_blocks, s, s), c.reshape(n_blocks, s, s)
 
 
@@ -260,7 +309,7 @@ def bradley_terry(wins: np.ndarray, comparisons: np.ndarray) -> np.ndarray:
     return params - params.mean()
 
 
-def strategy_ratings(players: pd.DataFrame, n_boot: int = 200, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+def strategy_ratings(players, n_boot: int = 200, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Bradley-Terry ratings on the Elo scale (0 = average strategy) and the head-to-head matrix.
 
     Intervals are 95% percentile intervals of a bootstrap over 100 random blocks of games, so the
@@ -307,13 +356,21 @@ def head_to_head_matrix(h2h: pd.DataFrame) -> pd.DataFrame:
     return h2h.pivot(index="a", columns="b", values="rate")
 
 
-def running_rate(players: pd.DataFrame, seat: int = 0, points: int = 12) -> pd.DataFrame:
-    """One seat's win rate after the first N games with its Wilson 95% interval, N on a log grid (convergence)."""
-    sub = players[players["seat"] == seat].sort_values("game_index")
-    x = sub["win_share"].to_numpy(dtype=float)
-    if len(x) < 2:
+def running_rate(players, seat: int = 0, points: int = 12) -> pd.DataFrame:
+    """One seat's win rate after the first N games with its Wilson 95% interval, N on a log grid (convergence);
+    ``players``: rows in memory or chunk by chunk (in game order)."""
+    n = sum(int((f["seat"] == seat).sum()) for f in chunks(players))
+    if n < 2:
         return pd.DataFrame(columns=["games", "rate", "lo", "hi"])
-    grid = np.unique(np.geomspace(min(100, len(x)), len(x), points).astype(int))
-    wins = np.cumsum(x)[grid - 1]
+    grid = np.unique(np.geomspace(min(100, n), n, points).astype(int))
+    wins, total, done = [], 0.0, 0
+    for f in chunks(players):
+        x = f.loc[f["seat"] == seat].sort_values("game_index")["win_share"].to_numpy(dtype=float)
+        run = np.cumsum(np.concatenate([[total], x]))[1:]  # one running sum, in the order a single cumsum takes
+        inside = grid[(grid > done) & (grid <= done + len(x))]
+        wins.extend(run[inside - done - 1])
+        done += len(x)
+        total = run[-1] if len(run) else total
+    wins = np.asarray(wins)
     lo, hi = wilson(wins, grid)
     return pd.DataFrame({"games": grid, "rate": wins / grid, "lo": lo, "hi": hi})

@@ -4,7 +4,6 @@ verification when the report holds the run with the bonus."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +33,7 @@ def _with_scores(run: Run, score: np.ndarray, tie: np.ndarray, name: str | None 
     p["won"] = (rank == 1).astype(np.int64).ravel()
     p["win_share"] = p["won"].astype(float)
     manifest = dict(run.manifest, rules={**run.manifest["rules"], **(rules or {})})
-    return replace(run, run_dir=Path(name) if name else run.run_dir, manifest=manifest, players=p)
+    return Run(Path(name) if name else run.run_dir, manifest, run.games, p)
 
 
 def _text(section) -> str:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from dataclasses import dataclass, field
-from typing import Sequence, Union
+from typing import Callable, Sequence, Union
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from analysis.aggregate import mapped
 from analysis.load import Run
 
 def _section_module(game: str) -> str | None:
@@ -84,16 +85,34 @@ def skip_note(what: str, missing: Sequence[str]) -> str:
     return f"Skipped '{what}': column(s) {', '.join(missing)} not in this run's logs."
 
 
-def association_blocks(run: Run, flag, yes: str, no: str, threshold: float) -> list[Block]:
-    """Win rates of two groups of player rows, their difference from the same games (game-clustered), and the
-    comparison adjusted for strategy, seat and game length beside it: an association is never shown alone."""
-    from analysis import stats
-    from analysis.models import association
+def flagged_rows(run: Run, flag: Callable[[pd.DataFrame], np.ndarray], columns: Sequence[str] = ()):
+    """The run's player rows chunk by chunk with the game's ``rounds`` and ``flag`` (a function of the chunk's player
+    rows, whole games at a time) beside the standard columns and ``columns``."""
+    from analysis.card import PLAYER_COLUMNS
 
-    p = run.players
-    t = stats.win_rates(p.assign(group=np.where(flag, yes, no)), "group")
+    def rows():
+        for g, p in run.chunks(["rounds"], [*PLAYER_COLUMNS, *columns]):
+            rounds = p["game_index"].map(g.set_index("game_index")["rounds"]).to_numpy()
+            yield p.assign(rounds=rounds, flag=np.asarray(flag(p), bool))
+    return rows
+
+
+def association_blocks(run: Run, flag, yes: str, no: str, threshold: float, columns: Sequence[str] = ()) -> list[Block]:
+    """Win rates of two groups of player rows, their difference from the same games (game-clustered), and the
+    comparison adjusted for strategy, seat and game length beside it: an association is never shown alone.
+    ``flag``: one value per row of ``run.players``, or a function of a chunk of player rows (with ``columns``)."""
+    from analysis import stats
+    from analysis.models import FLAG_COLUMNS, association, association_rows
+
+    if callable(flag):  # streamed: the flag of each chunk's player rows
+        rows = flagged_rows(run, flag, columns)
+        t = stats.win_rates(mapped(rows, lambda c: c.assign(group=np.where(c["flag"], yes, no))), "group")
+        a = association_rows(mapped(rows, lambda c: c[list(FLAG_COLUMNS)]), f"{yes} minus {no}", threshold)
+    else:
+        p = run.players
+        t = stats.win_rates(p.assign(group=np.where(flag, yes, no)), "group")
+        a = association(p, run.games, flag, f"{yes} minus {no}", threshold)
     blocks: list[Block] = [Table(rate_display(t, "group"), f"Win rate of {yes} and {no} ({run.n_games:,} games).")]
-    a = association(p, run.games, flag, f"{yes} minus {no}", threshold)
     if a is None:
         return blocks + [f"Only one group present ({yes} / {no}); no comparison possible."]
     text = f"{a.crude.what}: {a.crude.interval()} in the same games ({a.crude.label}); "
