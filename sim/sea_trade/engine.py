@@ -843,12 +843,6 @@ def setup_game(st: State, data) -> None:
 
 
 @njit(cache=True)
-def round_start(st: State, data) -> None:
-    """Mark the round in the trace."""
-    event(st, -1, EV.round, st.meta[M.round])
-
-
-@njit(cache=True)
 def round_end(st: State, data) -> int:
     """Record each seat's gold after rounds 10 and 20 (gold_r10, gold_r20); the game goes on."""
     rnd = st.meta[M.round]
@@ -895,5 +889,5 @@ def assert_invariants(st: State, data) -> None:
         raise AssertionError(INVARIANTS[code])
 
 
-bind_turns(LAYOUT, play_turn, setup=setup_game, round_start=round_start, round_end=round_end,
-           check=assert_invariants, finish=finish, cap=R.round_cap, timeout=END_TIMEOUT, rank_by_score=False)
+bind_turns(LAYOUT, play_turn, setup=setup_game, round_end=round_end, check=assert_invariants, finish=finish,
+           cap=R.round_cap, timeout=END_TIMEOUT, rank_by_score=False)

@@ -69,7 +69,6 @@ EV = namespace("EV", (
     "end_turn",  # a0 gold, a1 hand size, a2 hold size, a3 cell
     "win",  # a0 gold
     "timeout",
-    "round",
 ), start=1)
 """Trace event types (rows of sim.core.trace: round, seat, type, a0..a4)."""
 
