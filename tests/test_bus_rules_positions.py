@@ -22,6 +22,7 @@ from sim.core.policy import StrategyRegistry
 from sim.core.policy import Strategy
 from sim.bus.state import GS, PL
 from sim.core.state import M
+from sim.core.turns import GOES_ON, next_round
 
 RANDOM = STRATEGIES[0]
 
@@ -224,7 +225,7 @@ def test_player_without_cubes_keeps_buses_line_and_score():
     pos.state.pl[1, PL.points] = 5
     pos.state.pl[1:3, PL.cubes] = 0
     occ = pos.state.occ.copy()
-    E.play_round(pos.kb, pos.ks)
+    next_round(pos.ks, pos.kb)
     acts = [(e[1], e[3], e[4], e[5]) for e in events(pos, E.EV.action)]
     assert acts == [(0, A_EXP, 1, 2), (0, A_EXP, 0, 3)]
     assert sticks_used(pos, 0) == 1 + 5
@@ -466,7 +467,7 @@ def test_cleanup_and_the_next_round():
     driver = plan("driver", act_vroom=10.0)
     pos = traced(3, table(buyer, driver, driver))
     for rnd in (1, 2):
-        assert not E.play_round(pos.kb, pos.ks)
+        assert next_round(pos.ks, pos.kb) == GOES_ON
         assert pos.state.meta[M.round] == rnd and pos.state.g[GS.end_reason] == -1
         assert (pos.state.nslot == 0).all() and (pos.state.slot == -1).all() and (pos.state.single == -1).all()
         assert pos.state.pl[0, PL.buses] == 1 + rnd and pos.state.g[GS.m] == 1 + rnd
@@ -492,10 +493,10 @@ def test_out_of_actions_at_cleanup(cubes, ends):
     lazy = plan("lazy")
     pos = traced(3, table(lazy, lazy, lazy))
     pos.state.pl[:3, PL.cubes] = cubes
-    assert E.play_round(pos.kb, pos.ks) == ends
+    assert (next_round(pos.ks, pos.kb) != GOES_ON) == ends
     assert pos.state.g[GS.end_reason] == (rc.END_OUT if ends else -1)
     if not ends:
-        E.play_round(pos.kb, pos.ks)
+        next_round(pos.ks, pos.kb)
         second = [e[2] for e in events(pos) if e[0] == 2]
         assert second[:2] == [E.EV.round, E.EV.plan]
 
@@ -511,7 +512,7 @@ def test_last_gem_ends_the_game_at_once(city_full):
     pos.state.g[GS.gems] = 1
     if city_full:
         fill_city_but_one(pos)
-    assert E.play_round(pos.kb, pos.ks)
+    assert next_round(pos.ks, pos.kb) != GOES_ON
     assert pos.state.g[GS.end_reason] == (rc.END_TIME_FULL if city_full else rc.END_TIME)
     kinds = [e[2] for e in events(pos)]
     assert kinds[-1] == E.EV.clock and events(pos, E.EV.clock)[0][3] == 1
@@ -534,7 +535,7 @@ def test_city_full_ends_at_the_end_of_the_round(others_have_cubes):
     if not others_have_cubes:
         pos.state.pl[1, PL.cubes] = 0
     last = fill_city_but_one(pos)
-    assert E.play_round(pos.kb, pos.ks)
+    assert next_round(pos.ks, pos.kb) != GOES_ON
     assert pos.state.bld[last] >= 0
     acts = [(e[4], e[5]) for e in events(pos, E.EV.action)]
     assert acts == [(1, 1), (0, 2)] and len(events(pos, E.EV.bld)) == 1 and pos.state.pl[0, PL.wasted] >= 1

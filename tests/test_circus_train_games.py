@@ -92,6 +92,23 @@ def test_replay_tells_the_logged_game():
         assert sum(int(b) for _, b in rows) == traced.players[s, SPEC.player_col("vp_best")]
 
 
+def test_ct_turn_1_each_week_from_the_first_player():
+    """CT-TURN-1 / CT-MONTH-1: every week each seat takes one turn, clockwise from the first player (who opens the
+    week in the core's turn driver); the marker passes one seat at each month end, so the opener changes."""
+    from sim.circus_train.engine import EV
+
+    n = 4
+    names = STYLES[:n]
+    traced = SPEC.trace(Rules(), n, np.arange(n), 2, 9, SPEC.strategies.table(names), names)
+    ev = traced.events
+    weeks = ev[ev[:, 2] == EV.week]
+    assert len(weeks) == 27 and list(weeks[:, 3]) == list(range(1, 28))
+    for week, first in zip(weeks[:, 3], weeks[:, 4]):
+        turns = ev[(ev[:, 2] == EV.turn) & (ev[:, 0] == week), 1]
+        assert list(turns) == [(first + i) % n for i in range(n)], week
+    assert len(set(weeks[:, 4].tolist())) > 1
+
+
 @pytest.mark.parametrize("corrupt, item", [("reserve", "CT-STATE-3.1"), ("money", "CT-STATE-3.5")])
 def test_checked_mode_reports_a_broken_invariant(corrupt, item):
     """Checked mode asserts CT-STATE-3 as it plays: a position corrupted mid-game (a talent counter from nowhere,

@@ -19,6 +19,7 @@ from sim.circus_train.data import (ACROBAT, BASIC, BERTHA, BILL, CHARACTER, CLOW
 from sim.circus_train.state import GS, LOC_ASIDE, LOC_BAG, LOC_BOARD, LOC_CHAR_RESERVE, LOC_PLAYER, LOC_REMOVED, PL
 from sim.circus_train.roustabout import return_to_bag
 from sim.core.rng import seed_game
+from sim.core.state import M as META
 from tests.test_circus_train_mechanics import CITY, D, counter, force_die, game, put
 
 
@@ -468,7 +469,7 @@ def test_ct_opt_char_8_sam_reputation_at_any_turn():
     for index in range(3):
         st, data = SPEC.new_state(rules, 3, table)
         assert not protocol.play_until(st, data, 3, index, np.zeros(3, np.int64), 20 + 7 * index)
-        p = (st.g[GS.first] + st.g[GS.turn]) % 3
+        p = (st.g[GS.first] + st.meta[META.seat]) % 3  # the turn driver: turns taken in the round
         k = D.char_counter[SAM]
         for c in range(st.city_char.shape[0]):
             if st.city_char[c] == k:

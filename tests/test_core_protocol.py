@@ -57,3 +57,14 @@ def test_the_option_harness_names_game_players_and_position():
     bad = option_checker("pig", lambda st, data, rng: None, lambda st, data: (2, 1))
     with pytest.raises(AssertionError, match="pig: 2 option/rule disagreements, 2 players, position 0"):
         bad(1)
+
+
+def test_event_texts_take_the_games_context_and_may_leave_an_event_out():
+    """A callable text gets what the game's ``context(traced)`` returns (here a table of place names); None, as a
+    text or returned by one, writes no line."""
+    ev, texts = event_texts(deal=None, move=lambda ctx, row: ctx[row[3]] if row[3] else None)
+    events = np.array([[0, 0, ev.deal, 0, 0, 0, 0, 0], [1, 0, ev.move, 1, 0, 0, 0, 0], [1, 1, ev.move, 0, 0, 0, 0, 0]])
+    traced = Traced(events, np.zeros(4), np.array([[3, 2, 0], [9, 1, 1]]), None, None, None, ["a", "b"], 5, 1)
+    lines = render_events(traced, "Toy", texts, context=lambda t: {1: f"{t.names[0]} sails to Rome"}).splitlines()
+    assert lines[1:] == ["--- setup", "--- round 1", "a sails to Rome",
+                         "Final: seat 0 (a) score 3, rank 2, seat 1 (b) score 9, rank 1"]

@@ -15,12 +15,13 @@ from sim.bus.schema import D, F
 from sim.bus.state import (A_BLD, A_BUS, A_CLOCK, A_EXP, A_PAX, A_START, A_VROOM, GS, LAYOUT, MULTI_OF, N_ACTIONS, PL,
                            SINGLE_OF, State)
 from sim.core.names import namespace
-from sim.core.play import bind, checking, decide, end_game, event, paused, scored
+from sim.core.play import decide, event, scored
 from sim.core.play import clear_features as zero_features  # Bus's own adds the bias feature
 from sim.core.ranking import rank_seats
 from sim.core.rng import randint
 from sim.core.seats import seat_bonus
 from sim.core.state import M
+from sim.core.turns import GOES_ON, bind_rounds
 
 EV = namespace("EV", (
     "setup_bld",  # seat, space, type, intersection, zone
@@ -829,9 +830,9 @@ def lose_remaining(s: State) -> None:
 
 
 @njit(cache=True)
-def play_round(b: Board, s: State) -> bool:
-    """One round (BUS-ROUND-1): planning, resolution 1..7 (BUS-RES-1), cleanup; True when the game ended."""
-    s.meta[M.round] += 1
+def play_round(s: State, b: Board) -> int:
+    """Hook: one round (BUS-ROUND-1): planning, resolution 1..7 (BUS-RES-1), cleanup; the end reason when the
+    game ended (BUS-END-*), else GOES_ON. The core's round driver has numbered the round (BUS-CLEAN-2)."""
     if s.meta[M.round] > s.g[GS.round_cap]:
         raise AssertionError("BUS-ROUND-2: the game exceeded its round cap")
     planning(b, s)
@@ -841,11 +842,11 @@ def play_round(b: Board, s: State) -> bool:
     if resolve_buildings(b, s):
         lose_remaining(s)
         s.g[GS.end_reason] = rc.END_FULL
-        return True
+        return rc.END_FULL
     if resolve_clock(s):
         lose_remaining(s)
         s.g[GS.end_reason] = rc.END_TIME_FULL if s.g[GS.city_full] else rc.END_TIME  # BUS-END-4
-        return True
+        return s.g[GS.end_reason]
     resolve_vroom(b, s)
     resolve_start(s)
     # Cleanup (BUS-CLEAN-1..3): cubes off the board, then the end-of-round checks.
@@ -867,11 +868,11 @@ def play_round(b: Board, s: State) -> bool:
         s.g[GS.end_reason] = rc.END_OUT
     elif full:
         s.g[GS.end_reason] = rc.END_FULL
-    return out or full
+    return s.g[GS.end_reason] if out or full else GOES_ON
 
 
 @njit(cache=True)
-def check_invariants(b: Board, s: State) -> None:
+def check_invariants(s: State, b: Board) -> None:
     """BUS-INV-1..5 after a round; ``s.prev`` holds (board passengers, M, empty spaces) of the round before."""
     prev = s.prev
     n = s.meta[M.n_players]
@@ -962,20 +963,12 @@ def setup_game(s: State, b: Board) -> None:
 
 
 @njit(cache=True)
-def play_on(s: State, b: Board) -> None:
-    """Hook: rounds from where the game stands to an end condition (BUS-END-*), then final scoring; returns
-    early at a round start when paused."""
-    while not paused(s):
-        ended = play_round(b, s)
-        if checking(s):
-            check_invariants(b, s)
-        if ended:
-            s.g[GS.ended] = 1
-            event(s, -1, EV.end, s.g[GS.end_reason])
-            final_scoring(s)
-            record_game(b, s)
-            end_game(s, s.g[GS.end_reason])
-            return
+def game_over(s: State, b: Board, reason: int) -> None:
+    """Hook, at the end: final scoring (the ranking keys) and the records (the core's round driver ends the game)."""
+    s.g[GS.ended] = 1
+    event(s, -1, EV.end, reason)
+    final_scoring(s)
+    record_game(b, s)
 
 
 @njit(cache=True)
@@ -1058,4 +1051,4 @@ def record_game(b: Board, s: State) -> None:
         row[PC.loop_markers_paid] = s.pl[p, PL.markers]
 
 
-bind(LAYOUT, setup_game, play_on)
+bind_rounds(LAYOUT, play_round, setup=setup_game, check=check_invariants, finish=game_over, rank_by_score=False)

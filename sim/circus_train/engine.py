@@ -1,4 +1,4 @@
-"""Circus Train on the core's game loop: the hooks ``setup_game`` and ``play_on`` (CT-TURN-1b order).
+"""Circus Train on the core's turn driver (sim/core/turns.py): setup, turn and round hooks (CT-TURN-1b order).
 
 Every choice a player makes goes through ``sim.core.play.decide`` after the options' features are written
 (skipped for a random seat). A round is one week: the start-of-round safety fill (CT-ROUST-4), each player's turn
@@ -6,7 +6,8 @@ from the first player (CT-TURN-1: a card or an advanced turn option, its movemen
 turn's shows and lone characters), the Roustabout phase (CT-ROUST-2) and the calendar (CT-ROUST-3); a month's end
 scores, passes the first-player marker, runs the catch-up steal after a long month, reveals an Event card and
 changes the season (CT-MONTH-1); September's end runs the taxes and final scoring (CT-SCORE-FINAL-*).
-``play_on`` keeps its place in ``g[GS.week]`` and ``g[GS.turn]`` and may stop at any turn start.
+The driver keeps its place (the week is the round) and may stop at any turn start; the first player opens each
+round (``first_seat``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from sim.circus_train.invariants import broken_invariant, quota_met
 from sim.circus_train.movement import arrive, move_bounds, move_options
 from sim.circus_train.perform import end_turn_shows, perform, performance_level, show_due, show_reserved_by_other
 from sim.circus_train.points import success_max
-from sim.circus_train.records import GC, PC
+from sim.circus_train.records import END_SEPTEMBER, GC, PC
 from sim.circus_train.roustabout import (change_season, city_talent_count, occupied_count, retire_lone_characters,
                                          roustabout)
 from sim.circus_train.rules import CHOICES, R
@@ -41,8 +42,9 @@ from sim.circus_train.setup import (place_train, setup_board, setup_supply, star
                                     take_start_talent)
 from sim.circus_train.state import GS, LAYOUT, PL, ST
 from sim.core.names import namespace
-from sim.core.play import bind, checking, clear_features, decide, end_game, event, paused, scored
+from sim.core.play import checking, clear_features, decide, event, scored
 from sim.core.state import M
+from sim.core.turns import GOES_ON, bind_turns
 
 EV = namespace("EV", (
     "start_talent",  # seat takes type a0
@@ -760,9 +762,10 @@ def final_points(st, p: int) -> int:
 
 
 @njit(cache=True)
-def game_end(st, d: Data, rules) -> None:
-    """Taxes (2 players, CT-SCORE-FINAL-1), the solitaire end wages (CT-SOLO-6), final scoring, the keys, the
-    records, then the core's end of game."""
+def game_end(st, d: Data, reason: int) -> None:
+    """Hook, at the end of September: taxes (2 players, CT-SCORE-FINAL-1), the solitaire end wages (CT-SOLO-6),
+    final scoring, the keys and the records (the core's turn driver then ends the game)."""
+    rules = st.rules
     n = st.meta[M.n_players]
     for p in range(n):
         st.stat[p, ST.vp_final] -= final_points(st, p)
@@ -793,7 +796,6 @@ def game_end(st, d: Data, rules) -> None:
         assert_invariants(st, d, rules)
     ranking_keys(st, rules, st.keys)
     record_game(st, d, rules)
-    end_game(st, 0)
 
 
 @njit(cache=True)
@@ -895,46 +897,52 @@ def setup_game(st, d: Data) -> None:
         place_train(st, d, p, c)
         st.stat[p, ST.start_city] = c
         event(st, p, EV.start_city, c)
-    st.g[GS.turn] = 0
-    st.meta[M.round] = 1
     if checking(st):
         assert_invariants(st, d, rules)
 
 
 @njit(cache=True)
-def play_on(st, d: Data) -> None:
-    """Hook: weeks from where the game stands to the end of September; returns at a turn start when paused."""
+def first_seat(st, d: Data) -> int:
+    """Hook: the first player opens the week (CT-TURN-1)."""
+    return st.g[GS.first]
+
+
+@njit(cache=True)
+def week_start(st, d: Data) -> None:
+    """Hook: the start-of-round safety net (CT-ROUST-4), then the week's quota check."""
     rules = st.rules
-    n = st.meta[M.n_players]
-    while not paused(st):
-        i = st.g[GS.turn]
-        if i == 0:
-            st.meta[M.round] = st.g[GS.week] + 1
-            st.g[GS.replacements] += roustabout(st, d, rules)  # the start-of-round safety net (CT-ROUST-4)
-            met = quota_met(st, d, rules)
-            st.g[GS.quota_short] += 1 if occupied_count(st, rules) < quota(st, d) else 0
-            if checking(st) and not met:
-                raise AssertionError("CT-STATE-3.6: the occupied cities miss the quota with counters in the bag")
-            event(st, -1, EV.week, st.g[GS.week] + 1, st.g[GS.first], 1 if met else 0)
-        p = (st.g[GS.first] + i) % n
-        play_turn(st, d, rules, p)
-        if d.deg[st.pl[p, PL.city]] == 1:
-            st.stat[p, ST.dead_end_weeks] += 1
-        if i + 1 < n:
-            st.g[GS.turn] = i + 1
-            continue
-        st.g[GS.turn] = 0
-        st.g[GS.replacements] += roustabout(st, d, rules)  # the Roustabout phase (CT-ROUST-2)
-        if st.g[GS.bag_n] == 0 and st.g[GS.bag_empty_week] == 0:
-            st.g[GS.bag_empty_week] = st.g[GS.week] + 1
-        if checking(st) and not quota_met(st, d, rules):
-            raise AssertionError("CT-STATE-3.6: the Roustabout phase left the quota unmet with counters in the bag")
-        result = advance_week(st, d)
-        if result != WEEK:
-            month_end(st, d, rules, d.week_month[st.g[GS.week] - 1])
-        if result == GAME_END:
-            game_end(st, d, rules)
-            return
+    st.g[GS.replacements] += roustabout(st, d, rules)
+    met = quota_met(st, d, rules)
+    st.g[GS.quota_short] += 1 if occupied_count(st, rules) < quota(st, d) else 0
+    if checking(st) and not met:
+        raise AssertionError("CT-STATE-3.6: the occupied cities miss the quota with counters in the bag")
+    event(st, -1, EV.week, st.g[GS.week] + 1, st.g[GS.first], 1 if met else 0)
 
 
-bind(LAYOUT, setup_game, play_on)
+@njit(cache=True)
+def turn(st, d: Data, p: int) -> int:
+    """Hook: one player's turn (CT-TURN-1b), counting the weeks it ends in a dead end; the game goes on."""
+    play_turn(st, d, st.rules, p)
+    if d.deg[st.pl[p, PL.city]] == 1:
+        st.stat[p, ST.dead_end_weeks] += 1
+    return GOES_ON
+
+
+@njit(cache=True)
+def week_end(st, d: Data) -> int:
+    """Hook: the Roustabout phase (CT-ROUST-2), the calendar (CT-ROUST-3) and a month's end; END_SEPTEMBER once
+    September is over."""
+    rules = st.rules
+    st.g[GS.replacements] += roustabout(st, d, rules)
+    if st.g[GS.bag_n] == 0 and st.g[GS.bag_empty_week] == 0:
+        st.g[GS.bag_empty_week] = st.g[GS.week] + 1
+    if checking(st) and not quota_met(st, d, rules):
+        raise AssertionError("CT-STATE-3.6: the Roustabout phase left the quota unmet with counters in the bag")
+    result = advance_week(st, d)
+    if result != WEEK:
+        month_end(st, d, rules, d.week_month[st.g[GS.week] - 1])
+    return END_SEPTEMBER if result == GAME_END else GOES_ON
+
+
+bind_turns(LAYOUT, turn, setup=setup_game, first_seat=first_seat, round_start=week_start, round_end=week_end,
+           finish=game_end, rank_by_score=False)

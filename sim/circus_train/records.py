@@ -8,6 +8,7 @@ from sim.core.records import Column, columns_namespace, game_record, player_reco
 
 END_LABELS = ("september",)
 """The game always ends after the 27th week (CT-CAL-1, CT-SCORE-FINAL-0)."""
+END_SEPTEMBER = END_LABELS.index("september")
 SOLO_BANDS = ("collapse", "defeat", "draw", "victory", "incredible")
 """Solitaire result bands (CT-SOLO-8), the codes of ``solo_band``."""
 

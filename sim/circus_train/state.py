@@ -28,7 +28,6 @@ GS = namespace("GS", [
     "event",  # Event card whose month effect is in force, -1 none (CT-OPT-EVENT-2)
     "event_n",  # cards in the event deck (CT-OPT-EVENT-1)
     "event_next",  # index of the next card to reveal
-    "turn",  # engine: turns already taken in the current round (play_on resumes there)
     "events_revealed",  # engine: Event cards revealed
     "catchups",  # engine: catch-up steals that took a counter
     "fired_placed",  # engine: fired groups placed on a city

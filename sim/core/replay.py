@@ -4,18 +4,20 @@
 namespace its kernels record with, ``event(st, seat, EV.roll, face, total)``) and their texts at once;
 ``render=event_renderer("Pig", TEXTS)`` in its GameSpec renders them. A text
 is a ``str.format`` template over ``seat`` ("seat 2"), ``name`` (its strategy), ``round`` and the event's
-arguments ``a0``..``a4``, or a function of ``(names, row)`` for a text that needs a lookup (``row``: round, seat,
-type, a0..a4). The log opens with the seating, marks each new round and closes with the final standings.
+arguments ``a0``..``a4``, or a function of ``(ctx, row)`` for a text that needs a lookup (``row``: round, seat,
+type, a0..a4; ``ctx``: what the game's ``context(traced)`` returns, e.g. its place names or its starting board, by
+default the strategy names), or None for an event the log leaves out (a function may return None too). The log
+opens with the seating, marks each new round and closes with the final standings.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from sim.core.names import namespace
 from sim.core.records import P
 
-EventText = Union[str, Callable[[Sequence[str], Sequence[int]], str]]
+EventText = Union[str, None, Callable[[Any, Sequence[int]], Optional[str]]]
 
 
 def event_texts(**texts: EventText) -> tuple[Any, dict[int, EventText]]:
@@ -24,10 +26,11 @@ def event_texts(**texts: EventText) -> tuple[Any, dict[int, EventText]]:
     return ev, {getattr(ev, name): text for name, text in texts.items()}
 
 
-def render_events(traced, title: str, texts: Mapping[int, EventText]) -> str:
+def render_events(traced, title: str, texts: Mapping[int, EventText], context: Optional[Callable] = None) -> str:
     """A played game (a ``sim.core.spec.Traced``) as text, one line per event; an event type without a text
     raises AssertionError naming it (the table must cover every event the game records)."""
     names = traced.names
+    ctx = names if context is None else context(traced)
     out = [f"{title}, game {traced.game_index}: " + ", ".join(f"seat {s} = {n}" for s, n in enumerate(names))]
     current = None
     for row in traced.events.tolist():
@@ -39,8 +42,10 @@ def render_events(traced, title: str, texts: Mapping[int, EventText]) -> str:
             raise AssertionError(f"{title}: event type {kind} has no text; add it to the game's event texts")
         text = texts[kind]
         if callable(text):
-            out.append(text(names, row))
-        else:
+            text = text(ctx, row)
+            if text is not None:
+                out.append(text)
+        elif text is not None:
             values = {f"a{i}": a for i, a in enumerate(args)}
             out.append(text.format(seat=f"seat {seat}", name=names[seat] if 0 <= seat < len(names) else "",
                                    round=rnd, **values))
@@ -49,6 +54,6 @@ def render_events(traced, title: str, texts: Mapping[int, EventText]) -> str:
     return "\n".join(out)
 
 
-def event_renderer(title: str, texts: Mapping[int, EventText]) -> Callable:
-    """The ``render`` of a GameSpec whose replay is its event texts."""
-    return lambda traced: render_events(traced, title, texts)
+def event_renderer(title: str, texts: Mapping[int, EventText], context: Optional[Callable] = None) -> Callable:
+    """The ``render`` of a GameSpec whose replay is its event texts (with the game's ``context``, as above)."""
+    return lambda traced: render_events(traced, title, texts, context)

@@ -48,7 +48,7 @@ COMMON_NAMES = tuple(name for name, _ in COMMON_FIELDS)
 M = namespace("M", ("n_players", "game_index", "check", "round", "events", "pause_at", "ended", "no_winner", "seat"))
 """Slots of ``meta``: player count, game index, checked mode (assert invariants), the round events are
 stamped with, events written, pause after this many decisions (0: never), game over, nobody wins, and the
-seat whose turn comes next under the core turn driver (sim/core/turns.py; 0: a new round starts)."""
+turns taken in the round at hand under the core turn driver (sim/core/turns.py; 0: a new round starts)."""
 
 MC = namespace("MC", ("seed", "active", "playout", "n_forced", "count", "request", "seat", "n_cands", "decision_no",
                       "playout_no", "decisions", "playouts"))

@@ -18,10 +18,11 @@ from numba import njit
 from sim.core.bits import lowest_bit
 from sim.core.errors import PlaytestError
 from sim.core.graph import UNREACHED
-from sim.core.play import bind, checking, decide, end_game, event, paused, scored, uses
+from sim.core.play import checking, decide, event, scored, uses
 from sim.core.rng import shuffle
 from sim.core.seats import seat_bonus
 from sim.core.state import M
+from sim.core.turns import GOES_ON, bind_turns, turn_seat
 from sim.sea_trade.board import FAR, ensure_dist, generate_board, plan_steps
 from sim.sea_trade.moves import (INVARIANTS, apply_buy, apply_pirate, apply_sail, apply_sell, apply_storm, buy_limit,
                                  check_invariants, draw_card, forget_targets, hand_sum, held_bits, held_winds, hold_sum,
@@ -754,8 +755,8 @@ def _storm_move(st: State, seat: int) -> None:
 
 # ----------------------------------------------------------------------------------------------- turns, games
 @njit(cache=True)
-def play_turn(st: State, seat: int) -> bool:
-    """One turn (ST-TURN-1..6); True if the seat won during it."""
+def play_turn(st: State, data, seat: int) -> int:
+    """One turn (ST-TURN-1..6); END_WIN if the seat reached the winning gold during it (ST-END-1), else GOES_ON."""
     rules = st.rules
     ship = st.ship
     hand = st.hand
@@ -774,14 +775,14 @@ def play_turn(st: State, seat: int) -> bool:
     # ST-TRADE-5: trade at every stop of the sail phase (start included), then sail on or stop.
     while True:
         if sell_and_buy(st, seat):
-            return True
+            return END_WIN
         offer_decision(st, seat)
         if not sail_decision(st, seat):
             break
     pirate_phase(st, seat)
     storm_phase(st, seat)
     event(st, seat, EV.end_turn, gold[seat], hand_sum(hand, seat), hold_sum(hold, seat), ship[seat])
-    return False
+    return GOES_ON
 
 
 @njit(cache=True)
@@ -798,7 +799,6 @@ def setup_game(st: State, data) -> None:
     piles = st.piles
     players = st.players
     rng = st.rng
-    st.misc[MISC.next_seat] = 0
     if generate_board(st) < 0:
         raise PlaytestError("sea_trade: no board with all markets joined by sea was found; "
                             "lower --set islands or --set market_spacing")
@@ -842,41 +842,24 @@ def setup_game(st: State, data) -> None:
 
 
 @njit(cache=True)
-def play_on(st: State, data) -> None:
-    """Hook: turns in seat order, round by round, from where the game stands, until a player reaches the
-    winning gold (ST-END-1) or the round cap (ST-END-2). Returns early at a turn start when paused."""
-    rules = st.rules
-    meta = st.meta
-    misc = st.misc
-    n = meta[M.n_players]
-    while not paused(st):
-        s = misc[MISC.next_seat]
-        if s == 0:
-            if meta[M.round] == rules[R.round_cap]:
-                _finish(st, -1)
-                return
-            meta[M.round] += 1
-            event(st, -1, EV.round, meta[M.round])
-        won = play_turn(st, s)
-        if checking(st):
-            assert_invariants(st)
-        if won:
-            _finish(st, s)
-            return
-        misc[MISC.next_seat] = (s + 1) % n
-        if s == n - 1 and (meta[M.round] == 10 or meta[M.round] == 20):
-            col = PC.gold_r10 if meta[M.round] == 10 else PC.gold_r20
-            for q in range(n):
-                st.players[q, col] = st.gold[q]
+def round_end(st: State, data) -> int:
+    """Record each seat's gold after rounds 10 and 20 (gold_r10, gold_r20); the game goes on."""
+    rnd = st.meta[M.round]
+    if rnd == 10 or rnd == 20:
+        col = PC.gold_r10 if rnd == 10 else PC.gold_r20
+        for q in range(st.meta[M.n_players]):
+            st.players[q, col] = st.gold[q]
+    return GOES_ON
 
 
 @njit(cache=True)
-def _finish(st: State, winner: int) -> None:
-    """End of the game: ST-END-1 (``winner`` reached the winning gold) or ST-END-2 (timeout, winner -1).
-    Ranked by (is the winner, gold); gold is the score."""
+def finish(st: State, data, reason: int) -> None:
+    """End of the game: ST-END-1 (the seat whose turn it was reached the winning gold) or ST-END-2 (the round cap,
+    nobody wins). Ranked by (is the winner, gold); gold is the score."""
     gold = st.gold
     players = st.players
     n = st.meta[M.n_players]
+    winner = turn_seat(st, data) if reason == END_WIN else -1
     if winner >= 0:
         event(st, winner, EV.win, gold[winner])
     else:
@@ -893,11 +876,10 @@ def _finish(st: State, winner: int) -> None:
             players[s, PC.gold_r20] = gold[s]
         st.keys[s, 0] = 1 if s == winner else 0
         st.keys[s, 1] = gold[s]
-    end_game(st, END_WIN if winner >= 0 else END_TIMEOUT, winner < 0)
 
 
 @njit(cache=True)
-def assert_invariants(st: State) -> None:
+def assert_invariants(st: State, data) -> None:
     """Checked mode, after every turn: raise AssertionError("ST-INV-n: ...") for the first broken invariant."""
     code = check_invariants(st, st.deck.shape[0])
     if code == 0:
@@ -906,4 +888,5 @@ def assert_invariants(st: State) -> None:
         raise AssertionError(INVARIANTS[code])
 
 
-bind(LAYOUT, setup_game, play_on)
+bind_turns(LAYOUT, play_turn, setup=setup_game, round_end=round_end, check=assert_invariants, finish=finish,
+           cap=R.round_cap, timeout=END_TIMEOUT, rank_by_score=False)

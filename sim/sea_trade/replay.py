@@ -1,11 +1,11 @@
-"""Sea Trade replays: a game's events (played again in trace mode by the core) as a readable log."""
+"""Sea Trade replays: a game's events (played again in trace mode by the core) as the core's event log, with the
+board drawn after the setup."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
-import numpy as np
-
+from sim.core.replay import EventText, event_renderer
 from sim.core.spec import Traced
 from sim.sea_trade.state import CARD_NAMES, COMMODITIES, EV, MARKETS
 
@@ -16,6 +16,10 @@ MARKET_LETTERS = "REGPCK"
 def _cell(g: int, c: int) -> str:
     """Human coordinates: column letter a.. from the west, row number 1.. from the north (e.g. c4)."""
     return f"{chr(ord('a') + c % g)}{c // g + 1}"
+
+
+def _card(c: int) -> str:
+    return CARD_NAMES[c] if c >= 0 else "nothing (deck and discard empty)"
 
 
 def board_text(g: int, land: set[int], markets: dict[int, int], pirates: set[int], ships: dict[int, list[int]],
@@ -45,71 +49,71 @@ def board_text(g: int, land: set[int], markets: dict[int, int], pirates: set[int
     return "\n".join(lines)
 
 
-def render_game(traced: Traced) -> str:
-    """A replayed game as text: the board at the start, then every draw, move, trade, pirate and storm."""
-    return render(traced.events, traced.rules.grid_size, traced.names, traced.game_index)
+class Start(NamedTuple):
+    """What the texts look up: the grid size, the hands dealt, the last seat to start and the starting board."""
+
+    g: int
+    hands: dict[int, list[str]]
+    last_seat: int
+    board: str
 
 
-def render(events: np.ndarray, g: int, names: Sequence[str], game_index: int = 0) -> str:
-    """Turn an event buffer into text (one line per event, the board after setup)."""
-    land: set[int] = set()
-    markets: dict[int, int] = {}
-    pirates: dict[int, int] = {}
-    out = [f"Sea Trade, game {game_index}: " + ", ".join(f"seat {s} = {n}" for s, n in enumerate(names))]
+def start(traced: Traced) -> Start:
+    """The game's starting position, read from its setup events."""
+    ev = traced.events
+    g = traced.rules.grid_size
+
+    def rows(kind: int) -> list[list[int]]:
+        return ev[ev[:, 2] == kind].tolist()
+
     hands: dict[int, list[str]] = {}
-    ships: dict[int, int] = {}
-    board_done = False
-    for rnd, seat, et, a0, a1, a2, a3, a4 in events.tolist():
-        who = f"seat {seat}"
-        if et == EV.land:
-            land.add(a0)
-        elif et == EV.market:
-            markets[a1] = a0
-        elif et == EV.pirate_start:
-            pirates[a0] = a1
-        elif et == EV.deal:
-            hands.setdefault(seat, []).append(CARD_NAMES[a0] if a0 >= 0 else "(none)")
-        elif et == EV.start:
-            ships[seat] = a1
-            out.append(f"{who} starts in {MARKETS[a0]} ({_cell(g, a1)}) with hand: {', '.join(hands.get(seat, []))}")
-        else:
-            if not board_done:
-                by_cell: dict[int, list[int]] = {}
-                for s, c in ships.items():
-                    by_cell.setdefault(c, []).append(s)
-                out.append(board_text(g, land, markets, set(pirates.values()), by_cell))
-                board_done = True
-            if et == EV.round:
-                out.append(f"--- round {a0}")
-            elif et == EV.draw:
-                out.append(f"{who} draws {CARD_NAMES[a0] if a0 >= 0 else 'nothing (deck and discard empty)'}")
-            elif et == EV.reshuffle:
-                out.append(f"{who}: deck empty, {a0} discarded cards reshuffled into a new deck")
-            elif et == EV.sail:
-                out.append(f"{who} plays {CARD_NAMES[a0]}: ship {_cell(g, a1)} -> {_cell(g, a2)} ({a3} step"
-                           f"{'s' if a3 > 1 else ''})")
-            elif et == EV.buy:
-                out.append(f"{who} buys {a1} {COMMODITIES[a0]} for {a2} gold (gold {a3})")
-            elif et == EV.sell:
-                out.append(f"{who} sells 1 {COMMODITIES[a0]} in {MARKETS[a3]} for {a1} gold (gold {a2})")
-            elif et == EV.offer:
-                place = "hold" if a3 == 0 else "hand"
-                verdict = "accepted" if a4 else "declined"
-                out.append(f"{who} offers seat {a0} 1 {COMMODITIES[a1]} for 1 {COMMODITIES[a2]} ({place} to {place}):"
-                           f" {verdict}")
-            elif et == EV.pirate:
-                pirates[a0] = a3
-                out.append(f"{who} plays {CARD_NAMES[a1]} on pirate {a0}: {_cell(g, a2)} -> {_cell(g, a3)}")
-            elif et == EV.plunder:
-                out.append(f"    pirate plunders seat {a0} at {_cell(g, a2)}: {a1} hold card{'s' if a1 != 1 else ''}"
-                           " discarded")
-            elif et == EV.storm:
-                prev = f", removed from {_cell(g, a1)}" if a1 >= 0 else ""
-                out.append(f"{who} plays Storm on {_cell(g, a0)}{prev}")
-            elif et == EV.end_turn:
-                out.append(f"{who} ends the turn: gold {a0}, hand {a1}, hold {a2}, ship at {_cell(g, a3)}")
-            elif et == EV.win:
-                out.append(f"*** {who} reaches {a0} gold and wins in round {rnd}")
-            elif et == EV.timeout:
-                out.append(f"*** round cap reached in round {rnd}: timeout, nobody wins")
-    return "\n".join(out)
+    for row in rows(EV.deal):
+        hands.setdefault(row[1], []).append(_card(row[3]))
+    ships: dict[int, list[int]] = {}
+    for row in rows(EV.start):
+        ships.setdefault(row[4], []).append(row[1])
+    board = board_text(g, {row[3] for row in rows(EV.land)}, {row[4]: row[3] for row in rows(EV.market)},
+                       {row[4] for row in rows(EV.pirate_start)}, ships)
+    return Start(g, hands, max(row[1] for row in rows(EV.start)), board)
+
+
+def _start_text(ctx: Start, row: Sequence[int]) -> str:
+    seat, market, cell = row[1], row[3], row[4]
+    text = f"seat {seat} starts in {MARKETS[market]} ({_cell(ctx.g, cell)}) with hand: {', '.join(ctx.hands[seat])}"
+    return text + "\n" + ctx.board if seat == ctx.last_seat else text
+
+
+def _offer_text(ctx: Start, row: Sequence[int]) -> str:
+    seat, partner, give, get, where, accepted = row[1], *row[3:8]
+    place = "hold" if where == 0 else "hand"
+    return (f"seat {seat} offers seat {partner} 1 {COMMODITIES[give]} for 1 {COMMODITIES[get]} ({place} to {place}):"
+            f" {'accepted' if accepted else 'declined'}")
+
+
+TEXTS: dict[int, EventText] = {
+    EV.land: None, EV.market: None, EV.pirate_start: None, EV.deal: None,  # drawn on the board
+    EV.start: _start_text,
+    EV.draw: lambda ctx, r: f"seat {r[1]} draws {_card(r[3])}",
+    EV.reshuffle: "{seat}: deck empty, {a0} discarded cards reshuffled into a new deck",
+    EV.sail: lambda ctx, r: (f"seat {r[1]} plays {CARD_NAMES[r[3]]}: ship {_cell(ctx.g, r[4])} -> "
+                             f"{_cell(ctx.g, r[5])} ({r[6]} step{'s' if r[6] > 1 else ''})"),
+    EV.buy: lambda ctx, r: f"seat {r[1]} buys {r[4]} {COMMODITIES[r[3]]} for {r[5]} gold (gold {r[6]})",
+    EV.sell: lambda ctx, r: (f"seat {r[1]} sells 1 {COMMODITIES[r[3]]} in {MARKETS[r[6]]} for {r[4]} gold "
+                             f"(gold {r[5]})"),
+    EV.offer: _offer_text,
+    EV.pirate: lambda ctx, r: (f"seat {r[1]} plays {CARD_NAMES[r[4]]} on pirate {r[3]}: {_cell(ctx.g, r[5])} -> "
+                               f"{_cell(ctx.g, r[6])}"),
+    EV.plunder: lambda ctx, r: (f"    pirate plunders seat {r[3]} at {_cell(ctx.g, r[5])}: {r[4]} hold "
+                                f"card{'s' if r[4] != 1 else ''} discarded"),
+    EV.storm: lambda ctx, r: (f"seat {r[1]} plays Storm on {_cell(ctx.g, r[3])}"
+                              + (f", removed from {_cell(ctx.g, r[4])}" if r[4] >= 0 else "")),
+    EV.end_turn: lambda ctx, r: (f"seat {r[1]} ends the turn: gold {r[3]}, hand {r[4]}, hold {r[5]}, ship at "
+                                 f"{_cell(ctx.g, r[6])}"),
+    EV.win: "*** {seat} reaches {a0} gold and wins in round {round}",
+    EV.timeout: "*** round cap reached in round {round}: timeout, nobody wins",
+}
+"""The log line of each event type (sim.core.replay): setup events are drawn on the board instead."""
+
+render_game = event_renderer("Sea Trade", TEXTS, start)
+"""A replayed game as text: the seating, the starting hands and board, then every draw, move, trade, pirate and
+storm, round by round, and the final standings."""

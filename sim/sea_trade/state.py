@@ -43,9 +43,8 @@ MARKET = 2
 STALE = -2
 """A ``known_targets`` entry to recompute: the player's ship, hand, hold or gold, or the sea distances, changed."""
 
-MISC = namespace("MISC", ("dist_dirty", "next_seat"))
-"""Slots of ``State.misc``: the sea distances must be rebuilt (a pirate or the storm moved); the seat whose
-turn comes next (0: a new round starts)."""
+MISC = namespace("MISC", ("dist_dirty",))
+"""Slots of ``State.misc``: the sea distances must be rebuilt (a pirate or the storm moved)."""
 
 MK = namespace("MK", ("sea", "water", "not_e", "not_w", "built"))
 """Rows of ``State.masks`` (bitboards, grids up to 8x8): open sea (no land, no market: where the storm may go),
@@ -70,7 +69,6 @@ EV = namespace("EV", (
     "end_turn",  # a0 gold, a1 hand size, a2 hold size, a3 cell
     "win",  # a0 gold
     "timeout",
-    "round",
 ), start=1)
 """Trace event types (rows of sim.core.trace: round, seat, type, a0..a4)."""
 

@@ -1,15 +1,15 @@
-"""7 Wonders + Babel on the core's game loop: the hooks ``setup_game`` and ``play_on`` (BABEL-SEQ-1 order).
+"""7 Wonders + Babel on the core's round driver (sim/core/turns.py): a round is one game turn (BABEL-SEQ-1 order).
 
-Setup: boards, sides and coins (SW-SETUP-1), then the Babel tiles dealt (BABEL-SETUP-2). ``play_on`` runs the tile
-draft (BABEL-SETUP-3), then each Age: the project revealed and the hands dealt (BABEL-GP-1, SW-SETUP-3); six turns
+Setup: boards, sides and coins (SW-SETUP-1), the Babel tiles dealt (BABEL-SETUP-2), the tile draft (BABEL-SETUP-3)
+and the start of Age I. Then each Age: the project revealed and the hands dealt (BABEL-GP-1, SW-SETUP-3); six turns
 (every seat decides on its own hand and the start-of-turn state, then ``resolve_picks`` applies the picks together,
 SW-TURN-4; Babylon B's 7th card and the last discards in turn 6, Halikarnassos, tile placement, passing); the project
 resolution, military and the return of the tokens (BABEL-GP-9..12, SW-MIL-2). After Age III: scoring (SW-END-1) and
 the ranking keys (total, then coins: SW-END-2). Every choice goes through ``sim.core.play.decide``; features are
-filled only for a seat whose policy reads them. ``play_on`` keeps its place in ``g[GS.phase]`` / ``g[GS.turn]`` and
-may stop at the start of any turn. With two players the Free City is a third seat (SW-2P-1): ``two_player_picks``
-replaces the turn's decisions (the holder's draw, both players' picks, then the holder's choices for the Free City,
-free_city.py), and the records and ranking cover the players only.
+filled only for a seat whose policy reads them. The driver may stop at the start of any turn (the Age's end and
+the next Age's start close the round of its last turn). With two players the Free City is a third seat (SW-2P-1):
+``two_player_picks`` replaces the turn's decisions (the holder's draw, both players' picks, then the holder's
+choices for the Free City, free_city.py), and the records and ranking cover the players only.
 
 Invariants asserted in checked mode: SW-INV-1 cards conserved (hands + cities + discard pile + cards under stages +
 removed cards = cards dealt, after every turn and every Age); SW-INV-2 coins never negative; BABEL-INV-1
@@ -21,24 +21,21 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.core.names import namespace
-from sim.core.play import bind, checking, clear_features, decide, end_game, event, paused, scored
+from sim.core.play import checking, clear_features, decide, event, scored
 from sim.core.state import M
+from sim.core.turns import GOES_ON, bind_rounds
 from sim.seven_wonders import babel, free_city, projects, setup, turn
 from sim.seven_wonders.babel import effect_of
 from sim.seven_wonders.data import COL, PENALTY, SCI_ANY, SPECIAL, TILE_KIND, Data
 from sim.seven_wonders.events import EV
 from sim.seven_wonders.payment import neighbour
-from sim.seven_wonders.records import GC, PC
+from sim.seven_wonders.records import END_AGE_THREE, GC, PC
 from sim.seven_wonders.rules import R
 from sim.seven_wonders.schema import D, F
 from sim.seven_wonders.scoring import SC, N_SC, per_element, resolve_military, science_points, score_player
 from sim.seven_wonders.seats import fc_seat, players, seat_count
 from sim.seven_wonders.state import GPREC, GS, LAYOUT, ST
 from sim.seven_wonders.turn import ACT, MODE, PART_NONE
-
-PH = namespace("PH", ("draft", "age_start", "turn", "age_end", "over"))
-"""Where ``play_on`` resumes (g[GS.phase])."""
 
 
 # ------------------------------------------------------------------------------------------------ features
@@ -307,7 +304,6 @@ def play_turn(st, d: Data) -> None:
     rules = st.rules
     n = st.g[GS.n]
     st.g[GS.game_turn] += 1
-    st.meta[M.round] = st.g[GS.game_turn]
     event(st, -1, EV.turn, st.g[GS.age], st.g[GS.turn])
     if fc_seat(st) >= 0:
         two_player_picks(st, d)
@@ -506,7 +502,7 @@ def age_end(st, d: Data) -> None:
 
 
 @njit(cache=True)
-def final_scoring(st, d: Data) -> None:
+def final_scoring(st, d: Data, reason: int) -> None:
     """SW-END-1 / SW-END-2: each player's score by source, the ranking keys (total, then coins) and the records; the
     Free City's score goes to the game record only: it never wins (SW-2P-3)."""
     rules = st.rules
@@ -552,7 +548,6 @@ def final_scoring(st, d: Data) -> None:
         for k in range(st.gp_rec.shape[1]):
             g[GC.gp1_project + 6 * a + k] = st.gp_rec[a, k]
     event(st, -1, EV.end)
-    end_game(st, 0)
 
 
 @njit(cache=True)
@@ -578,45 +573,40 @@ def free_city_record(st, d: Data, g) -> None:
 
 # ------------------------------------------------------------------------------------------------ hooks
 @njit(cache=True)
+def start_age(st, d: Data) -> None:
+    """The Age's project revealed and its hands dealt (BABEL-GP-1, SW-SETUP-3)."""
+    setup.start_age(st, d, st.rules, st.g[GS.age])
+    if fc_seat(st) >= 0:
+        free_city.start_age(st)
+    event(st, -1, EV.age, st.g[GS.age], st.g[GS.gp], st.g[GS.gp_tokens])
+
+
+@njit(cache=True)
 def setup_game(st, d: Data) -> None:
-    """SW-SETUP-1 and BABEL-SETUP-2: boards, sides, coins and the tiles dealt; play starts with the tile draft."""
+    """SW-SETUP-1 and BABEL-SETUP-2: boards, sides, coins and the tiles dealt; the tile draft (BABEL-SETUP-3) and
+    the start of Age I."""
     st.g[GS.n] = seat_count(st.meta[M.n_players])
     setup.setup_game(st, d, st.rules)
     for p in range(st.g[GS.n]):
         event(st, p, EV.board, st.wonder[p], st.side[p])
     st.g[GS.age] = 1
-    st.g[GS.phase] = PH.draft if st.rules[R.babel_tower] else PH.age_start
+    if st.rules[R.babel_tower]:
+        tile_draft(st, d)
+    start_age(st, d)
 
 
 @njit(cache=True)
-def play_on(st, d: Data) -> None:
-    """From the current phase to the end of the game, or to the start of a turn once ``paused``."""
-    rules = st.rules
-    while st.g[GS.phase] != PH.over:
-        phase = st.g[GS.phase]
-        if phase == PH.draft:
-            tile_draft(st, d)
-            st.g[GS.phase] = PH.age_start
-        elif phase == PH.age_start:
-            setup.start_age(st, d, rules, st.g[GS.age])
-            if fc_seat(st) >= 0:
-                free_city.start_age(st)
-            event(st, -1, EV.age, st.g[GS.age], st.g[GS.gp], st.g[GS.gp_tokens])
-            st.g[GS.phase] = PH.turn
-        elif phase == PH.turn:
-            if paused(st):
-                return
-            play_turn(st, d)
-            if st.g[GS.turn] > rules[R.turns_per_age]:
-                st.g[GS.phase] = PH.age_end
-        else:
-            age_end(st, d)
-            if st.g[GS.age] == 3:
-                st.g[GS.phase] = PH.over
-                final_scoring(st, d)
-            else:
-                st.g[GS.age] += 1
-                st.g[GS.phase] = PH.age_start
+def play_round(st, d: Data) -> int:
+    """One game turn; after the Age's last, the Age's end and the next Age's start, or END_AGE_THREE."""
+    play_turn(st, d)
+    if st.g[GS.turn] <= st.rules[R.turns_per_age]:
+        return GOES_ON
+    age_end(st, d)
+    if st.g[GS.age] == 3:
+        return END_AGE_THREE
+    st.g[GS.age] += 1
+    start_age(st, d)
+    return GOES_ON
 
 
-bind(LAYOUT, setup_game, play_on)
+bind_rounds(LAYOUT, play_round, setup=setup_game, finish=final_scoring, rank_by_score=False)

@@ -15,6 +15,7 @@ from sim.seven_wonders.state import ST
 
 END_LABELS = ("age_three",)
 """The game always ends after the Age III military resolution (SW-END-1)."""
+END_AGE_THREE = END_LABELS.index("age_three")
 
 _GAME = [
     ("rounds", "game turns played (18: 3 Ages of 6 turns, SW-TURN-1)"),

@@ -1,7 +1,11 @@
-"""7 Wonders + Babel replays: a game's events (played again in trace mode by the core) rendered turn by turn."""
+"""7 Wonders + Babel replays: a game's events (played again in trace mode by the core) as the core's event log,
+turn by turn."""
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple, Sequence
+
+from sim.core.replay import EventText, event_renderer
 from sim.core.spec import Traced
 from sim.seven_wonders.data import PENALTY, kernel_data
 from sim.seven_wonders.events import EV
@@ -13,78 +17,92 @@ MODE_TEXT = {MODE.pay: "", MODE.chain: " free through a chain", MODE.olympia: " 
 PART_TEXT = {0: "", 1: ", joining the Great Project", 2: ", joining the Great Project with a wild token"}
 
 
-def render_game(traced: Traced) -> str:
-    """A readable turn-by-turn log of one game (the same kernel and seeds as the run that logged it)."""
-    data = kernel_data(traced.rules.data or None)  # the names ride on the handle
+class Lookup(NamedTuple):
+    """What the texts look up: the names of the cards, boards, tiles and projects, and of every seat."""
+
+    data: Any
+    seats: list[str]
+
+    def card(self, c: int) -> str:
+        return self.data.card_names[c] if 0 <= c < len(self.data.card_names) else "?"
+
+    def tile(self, t: int) -> str:
+        return self.data.tile_labels[t] if 0 <= t < len(self.data.tile_labels) else f"tile {t + 1}"
+
+    def who(self, seat: int) -> str:
+        return self.seats[seat] if 0 <= seat < len(self.seats) else ""
+
+
+def lookup(traced: Traced) -> Lookup:
+    """The game's names (they ride on the data handle) and its seats, the Free City third in a 2-player game."""
     n = len(traced.names)
-    names = [f"seat {p} ({traced.names[p]})" for p in range(n)] + (["the Free City"] if n == 2 else [])
+    seats = [f"seat {p} ({traced.names[p]})" for p in range(n)] + (["the Free City"] if n == 2 else [])
+    return Lookup(kernel_data(traced.rules.data or None), seats)
 
-    def card(c: int) -> str:
-        return data.card_names[c] if 0 <= c < len(data.card_names) else "?"
 
-    def tile(t: int) -> str:
-        return data.tile_labels[t] if 0 <= t < len(data.tile_labels) else f"tile {t + 1}"
+def _pick(ctx: Lookup, row: Sequence[int]) -> str | None:
+    """A played card: built (a discard-mode build is the 7th card's discard: no line), a stage, sold or a tile."""
+    who, (action, card, extra, part, coins) = ctx.who(row[1]), row[3:8]
+    cost = f" for {coins} coins" if coins else ""
+    if action == ACT.build:
+        if extra == MODE.discard:
+            return None
+        if extra != MODE.pay and coins:
+            cost = f", paying {coins} coins of taxes and participation"
+        return f"  {who} builds {ctx.card(card)}{MODE_TEXT[extra]}{cost}{PART_TEXT[part]}"
+    if action == ACT.stage:
+        token = " with a free-stage token" if extra else ""
+        return f"  {who} builds a Wonder stage with {ctx.card(card)}{token}{cost}"
+    if action == ACT.sell:
+        return f"  {who} discards {ctx.card(card)} for 3 coins"
+    return f"  {who} discards {ctx.card(card)} to build Babel tile {extra + 1} of their three"
 
-    out = [f"7 Wonders + Babel replay: game {traced.game_index}, seed {traced.seed}, {n} players"]
-    out.append("== Setup ==")
-    for _rnd, seat, et, a0, a1, a2, a3, a4 in traced.events.tolist():
-        who = names[seat] if 0 <= seat < len(names) else ""
-        if et == EV.board:
-            out.append(f"  {who}: {data.wonder_names[a0]} side {'AB'[a1]}")
-        elif et == EV.keep_tile:
-            out.append(f"  {who} keeps Babel tile {tile(a0)} (draft round {a1 + 1})")
-        elif et == EV.age:
-            project = data.project_names[a1] if a1 >= 0 else "none"
-            out.append(f"== Age {a0} == Great Project: {project} ({a2} tokens)")
-        elif et == EV.turn:
-            out.append(f"-- Age {a0}, turn {a1} --")
-        elif et == EV.pick:
-            cost = f" for {a4} coins" if a4 else ""
-            if a0 == ACT.build:
-                if a2 == MODE.discard:
-                    continue
-                if a2 != MODE.pay and a4:
-                    cost = f", paying {a4} coins of taxes and participation"
-                out.append(f"  {who} builds {card(a1)}{MODE_TEXT[a2]}{cost}{PART_TEXT[a3]}")
-            elif a0 == ACT.stage:
-                token = " with a free-stage token" if a2 else ""
-                out.append(f"  {who} builds a Wonder stage with {card(a1)}{token}{cost}")
-            elif a0 == ACT.sell:
-                out.append(f"  {who} discards {card(a1)} for 3 coins")
-            else:
-                out.append(f"  {who} discards {card(a1)} to build Babel tile {a2 + 1} of their three")
-        elif et == EV.trade:
-            out.append(f"    pays {a0} to the left neighbour, {a1} to the right")
-        elif et == EV.seventh:
-            out.append(f"  {who} uses the 7th card (Babylon B)")
-        elif et == EV.hali:
-            cost = f", paying {a2} coins of taxes and participation" if a2 else ""
-            text = f"builds {card(a0)} from the discard pile{cost}{PART_TEXT[a1]}" if a0 >= 0 else "builds nothing"
-            out.append(f"  {who} (Halikarnassos) {text}")
-        elif et == EV.tile:
-            covers = f", covering Babel tile {tile(a2)}" if a2 >= 0 else ""
-            out.append(f"  Babel tile {tile(a0)} placed in slot {a1 + 1} (built by {who}){covers}")
-        elif et == EV.project:
-            outcome = "succeeds" if a1 else "fails"
-            out.append(f"== Great Project {data.project_names[a0]} {outcome}: {a2} participant(s), {a3} token(s)")
-        elif et == EV.penalty:
-            if a1 == UNBEARABLE:
-                text = "cannot bear the penalty: a Defeat token"
-            elif a1 == NO_EFFECT:
-                text = "has nothing the penalty takes"
-            elif a0 == PENALTY.lose_card:
-                text = "loses a structure"
-            elif a0 == PENALTY.lose_victory_token:
-                text = f"loses Victory tokens worth {a1} and {a2}" if a2 else f"loses a Victory token worth {a1}"
-            elif a0 == PENALTY.lose_all_coins:
-                text = "gives all coins to the bank"
-            else:
-                text = "loses the board's resource"
-            out.append(f"  {who} {text}")
-        elif et == EV.military:
-            out.append(f"  {who}: strength {a0}, military VP {a1}")
-        elif et == EV.score:
-            out.append(f"  {who}: {a0} VP, {a1} coins")
-        elif et == EV.end:
-            out.append("== End of the game ==")
-    return "\n".join(out)
+
+def _hali(ctx: Lookup, row: Sequence[int]) -> str:
+    card, part, coins = row[3:6]
+    cost = f", paying {coins} coins of taxes and participation" if coins else ""
+    text = f"builds {ctx.card(card)} from the discard pile{cost}{PART_TEXT[part]}" if card >= 0 else "builds nothing"
+    return f"  {ctx.who(row[1])} (Halikarnassos) {text}"
+
+
+def _penalty(ctx: Lookup, row: Sequence[int]) -> str:
+    kind, value, second = row[3:6]
+    if value == UNBEARABLE:
+        text = "cannot bear the penalty: a Defeat token"
+    elif value == NO_EFFECT:
+        text = "has nothing the penalty takes"
+    elif kind == PENALTY.lose_card:
+        text = "loses a structure"
+    elif kind == PENALTY.lose_victory_token:
+        text = f"loses Victory tokens worth {value} and {second}" if second else f"loses a Victory token worth {value}"
+    elif kind == PENALTY.lose_all_coins:
+        text = "gives all coins to the bank"
+    else:
+        text = "loses the board's resource"
+    return f"  {ctx.who(row[1])} {text}"
+
+
+TEXTS: dict[int, EventText] = {
+    EV.board: lambda ctx, r: f"  {ctx.who(r[1])}: {ctx.data.wonder_names[r[3]]} side {'AB'[r[4]]}",
+    EV.keep_tile: lambda ctx, r: f"  {ctx.who(r[1])} keeps Babel tile {ctx.tile(r[3])} (draft round {r[4] + 1})",
+    EV.age: lambda ctx, r: (f"== Age {r[3]} == Great Project: "
+                            f"{ctx.data.project_names[r[4]] if r[4] >= 0 else 'none'} ({r[5]} tokens)"),
+    EV.turn: "-- Age {a0}, turn {a1} --",
+    EV.pick: _pick,
+    EV.trade: "    pays {a0} to the left neighbour, {a1} to the right",
+    EV.seventh: lambda ctx, r: f"  {ctx.who(r[1])} uses the 7th card (Babylon B)",
+    EV.hali: _hali,
+    EV.tile: lambda ctx, r: (f"  Babel tile {ctx.tile(r[3])} placed in slot {r[4] + 1} (built by {ctx.who(r[1])})"
+                             + (f", covering Babel tile {ctx.tile(r[5])}" if r[5] >= 0 else "")),
+    EV.project: lambda ctx, r: (f"== Great Project {ctx.data.project_names[r[3]]} "
+                                f"{'succeeds' if r[4] else 'fails'}: {r[5]} participant(s), {r[6]} token(s)"),
+    EV.penalty: _penalty,
+    EV.military: lambda ctx, r: f"  {ctx.who(r[1])}: strength {r[3]}, military VP {r[4]}",
+    EV.score: lambda ctx, r: f"  {ctx.who(r[1])}: {r[3]} VP, {r[4]} coins",
+    EV.end: "== End of the game ==",
+}
+"""The log line of each event type (sim.core.replay)."""
+
+render_game = event_renderer("7 Wonders + Babel", TEXTS, lookup)
+"""A replayed game as text: boards, the tile draft, then every Age's project, turns, picks, trades, tiles, project
+outcome and military, and the final scores."""

@@ -30,12 +30,12 @@ FLOW_NODES = 2 + 3 * MAX_CHOICE + N_RES
 FLOW_EDGES = 2 * (3 * MAX_CHOICE * (1 + N_RES) + 2 * N_RES + N_RES + 8)
 
 GS = namespace("GS", ["n", "age", "turn", "deck_n", "discard_n", "removed_n", "babel_next", "babel_placed", "gp",
-                      "gp_tokens", "gp_reserve", "tucked_n", "pile_before_last", "phase", "game_turn",
+                      "gp_tokens", "gp_reserve", "tucked_n", "pile_before_last", "game_turn",
                       "fc_holder"])
 """Global fields: State.g[GS.*]. gp = the Age's project (-1 none), gp_tokens = tokens left on it, gp_reserve = 1
 once a reserve token was taken (BABEL-GP-6, SW-DEC-20); removed_n = cards out of the game (SW-DEC-5); tucked_n =
 cards under Wonder stages; pile_before_last = discard pile size before the Age's last cards were discarded, -1
-before that (SW-DEC-4); phase = where play_on resumes (engine.PH); game_turn = turns begun over the
+before that (SW-DEC-4); game_turn = turns begun over the
 game (1..18, the records' clock); fc_holder = the player holding the Free City card this turn (2 players, SW-DEC-26)."""
 
 TE = namespace("TE", ["delta_raw", "delta_man"])
