@@ -7,7 +7,7 @@ decide where games are spent. Every claim in the answer comes from the re-measur
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 

@@ -30,7 +30,7 @@ def fake_run(players: dict, n_players: int, rules: dict | None = None, games: di
     n = len(next(iter(players.values())))
     cols = {c.name: np.zeros(n, np.int64) for c in PLAYER_COLUMNS}
     cols |= {"game_index": np.arange(n) // n_players, "seat": np.arange(n) % n_players,
-             "strategy": np.array(["s"] * n), "won": np.zeros(n, np.int64)}
+             "turn_order": np.arange(n) % n_players, "strategy": np.array(["s"] * n), "won": np.zeros(n, np.int64)}
     cols |= {k: np.asarray(v) for k, v in players.items()}
     p = pd.DataFrame(cols)
     wins = p.groupby("game_index")["won"].transform("sum").to_numpy()
@@ -75,12 +75,12 @@ def test_ct_stat_1_seat_vp_and_months_led(runs):
     sec = S.seats(run)
     assert "seat 1: 2, seat 2: 2, seat 3: 1, seat 4: 1" in texts(sec) and "uneven" in texts(sec)
     t = tables(sec)[0]
-    vp = run.players[run.players["seat"] == 0]["vp"].astype(float)
+    vp = run.players[run.players["turn_order"] == 0]["vp"].astype(float)  # seat 1 = first in turn order (CT-SEAT-1)
     half = 1.959964 * vp.std(ddof=1) / np.sqrt(len(vp))
     assert t.iloc[0]["mean VP [95% CI]"] == ci(vp.mean(), vp.mean() - half, vp.mean() + half, percent=False, digits=2)
-    lo, hi = stats.wilson(run.players.loc[run.players["seat"] == 0, "win_share"].sum(), len(vp))
-    assert t.iloc[0]["win rate [95% CI]"] == ci(run.players.loc[run.players["seat"] == 0, "win_share"].mean(),
-                                                float(lo), float(hi))
+    first = run.players.loc[run.players["turn_order"] == 0, "win_share"]
+    lo, hi = stats.wilson(first.sum(), len(vp))
+    assert t.iloc[0]["win rate [95% CI]"] == ci(first.mean(), float(lo), float(hi))
     assert "the rotation is even" in texts(S.seats(fake_run({"vp": [1, 2, 3, 4, 5, 6]}, 3)))
 
 
@@ -94,7 +94,8 @@ def test_ct_stat_2_start_city_rate_and_vp(runs):
     for _, row in t.iterrows():
         sub = p[p["start_city"] == D.city_names.index(row["start city"])]
         # several players of one game may share a city: the interval is clustered by game (stats.rate_table)
-        deff = stats.design_effect(sub, "start_city", "win_share", sub.groupby("start_city")["win_share"].mean())
+        deff = stats.design_effect(stats.rate_sums(sub, "start_city", "win_share"),
+                                   sub.groupby("start_city")["win_share"].mean())
         lo, hi = (float(np.ravel(v)[0]) for v in stats.wilson(sub["win_share"].sum() / deff, len(sub) / deff))
         assert row["win rate [95% CI]"] == ci(sub["win_share"].mean(), lo, hi)
         assert row["mean VP [95% CI]"].startswith(f"{sub['vp'].mean():.1f} [")
@@ -169,7 +170,8 @@ def test_ct_stat_6_money_by_month():
     assert any(isinstance(b, Plot) and b.name == "money_curves" for b in sec.blocks)
     fired = tables(sec)[-1]
     rows = run.players.assign(fired_any=(run.players["fired"] > 0).astype(float))
-    deff = stats.design_effect(rows, "strategy", "fired_any", rows.groupby("strategy")["fired_any"].mean())
+    deff = stats.design_effect(stats.rate_sums(rows, "strategy", "fired_any"),
+                               rows.groupby("strategy")["fired_any"].mean())
     lo, hi = stats.wilson(10 / deff, 40 / deff)  # both players of a game are 's': clustered by game
     lo, hi = (float(np.ravel(v)[0]) for v in (lo, hi))
     assert fired.iloc[0]["share who fired talent [95% CI]"] == ci(0.25, lo, hi)
