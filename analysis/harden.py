@@ -83,6 +83,14 @@ def exploitability_figure(summary: dict[str, Any]) -> Figure:
     return fig
 
 
+def _mixtures(summary: dict[str, Any]) -> str:
+    """How each round's mixture was made (--meta-solver), in one sentence."""
+    if summary.get("meta_solver", "nash") == "fictitious":
+        return ("Mixtures by fictitious play: after round r the mixture averages round 0's solved mixture and the r "
+                "best responses, each weighing 1/(r + 1); no empirical game is played after round 0.")
+    return "Mixtures solve the members' empirical game (every member in every seat, random seating)."
+
+
 def history_markdown(summary: dict[str, Any]) -> str:
     """history.md: what was hardened, why it stopped, the rounds and both probes."""
     frame = history_frame(summary)
@@ -105,7 +113,8 @@ def history_markdown(summary: dict[str, Any]) -> str:
                                                      f"{probe['games']:,} games ({probe['note']})." if probe else "."),
         "",
         "Each round measures the mixture's members against it and tunes a best response from the best of them; "
-        "the larger gain over the fair share, on fresh seeds, is that mixture's exploitability estimate.", "",
+        "the larger gain over the fair share, on fresh seeds, is that mixture's exploitability estimate. "
+        f"{_mixtures(summary)}", "",
         f"![Exploitability per round: the tuned best response's gain against the mixture, 95% intervals]"
         f"({EXPLOITABILITY_PNG})", "",
         *table, ""])

@@ -12,8 +12,13 @@ it for a mixture. Each round then
    the best member's) is the round's estimate of the mixture's exploitability, with its 95% interval;
 3. stops if the upper ends of both intervals are below ``--min-effect`` (no best response we found gains
    that much), or if the budget cannot pay for another round and the final probe;
-4. otherwise adds the best response, plays the new members' empirical game (its games join the earlier
-   rounds': the members do not change) and solves it for the next mixture.
+4. otherwise adds the best response and makes the next mixture with the ``--meta-solver``: ``nash`` plays the
+   new members' empirical game (its games join the earlier rounds': the members do not change) and solves it;
+   ``fictitious`` (fictitious play) averages round 0's solved mixture and every best response so far, each with
+   weight 1/(r + 1) after round r, and plays no empirical game. The solved mixture of a growing empirical game
+   jumps from round to round (a best response to it opens a new direction, and the table near the mixture is
+   noisy); the average moves by 1/(r + 1) and every best response keeps its weight, so what was exploited stays
+   covered.
 
 The population written is the last one measured (a best response found after it is kept in its round's
 directory, not added). A second, different probe then measures it: a rollout player (flat Monte Carlo over the
@@ -47,6 +52,11 @@ SEED_STRIDE = 10
 game; 4: the members' measurement; 5: the rollout probe), so no two studies share games."""
 MAX_STARTS = 6
 """Members measured against the mixture each round (candidate starts of the search)."""
+META_SOLVERS = {
+    "nash": "least best-member value in the empirical game (analysis/metagame.py)",
+    "fictitious": "fictitious play: the average of round 0's solved mixture and every best response so far",
+}
+"""``--meta-solver`` choices: how each round's mixture is made from the last."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,7 @@ class HardenPlan:
     probe_playouts: int
     probe_games: int
     member_games: int
+    meta_solver: str = "nash"
 
     @property
     def fair(self) -> float:
@@ -81,6 +92,10 @@ class HardenPlan:
         """Games one round's measurement costs at most: the members, the search and its fresh A/B (two arms)."""
         return MAX_STARTS * self.member_games + self.search_games + 2 * self.final_games
 
+    def round_cost(self) -> int:
+        """Games one more round costs at most: its measurement and, with the nash meta-solver, its empirical game."""
+        return self.measure_cost() + (self.meta_games if self.meta_solver == "nash" else 0)
+
     def first_cost(self) -> int:
         """Games the smallest run costs: the pool's empirical game, one measurement and the probe."""
         return self.meta_games + self.measure_cost() + self.probe_games
@@ -94,13 +109,13 @@ class HardenPlan:
                 "seed": self.seed, "search_games": self.search_games, "block": self.block, "popsize": self.popsize,
                 "final_games": self.final_games, "meta_games": self.meta_games,
                 "probe_playouts": self.probe_playouts, "probe_games": self.probe_games,
-                "member_games": self.member_games}
+                "member_games": self.member_games, "meta_solver": self.meta_solver}
 
 
 def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, min_effect: str = "3", seed: int = 0,
                 search_games: int = 114_000, block: int = 500, popsize: int | None = None,
                 final_games: int = 10_000, meta_games: int = 10_000, probe_playouts: int = 4,
-                probe_games: int = 200, member_games: int = 5_000) -> HardenPlan:
+                probe_games: int = 200, member_games: int = 5_000, meta_solver: str = "nash") -> HardenPlan:
     """Check every choice before anything runs (one line naming the problem and the fix otherwise)."""
     names = known_strategies(game, players, pool, "--pool", "balanced,commuter")
     registry = get_game(game).strategies
@@ -118,9 +133,11 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
                         ("--probe-playouts", probe_playouts), ("--block", block), ("--member-games", member_games)):
         if value < 1:
             raise PlaytestError(f"{flag} must be at least 1, not {value}")
+    if meta_solver not in META_SOLVERS:
+        raise PlaytestError(f"--meta-solver {meta_solver!r} is unknown; choose {' or '.join(META_SOLVERS)}")
     parse_min_effect(min_effect)
     plan = HardenPlan(game, players, tuple(names), budget, min_effect, seed, search_games, block, popsize,
-                      final_games, meta_games, probe_playouts, probe_games, member_games)
+                      final_games, meta_games, probe_playouts, probe_games, member_games, meta_solver)
     if budget < plan.first_cost():
         raise PlaytestError(
             f"--budget {budget:,} games is too small for one round: the pool's empirical game ({meta_games:,}), one "
@@ -168,6 +185,15 @@ class _Run:
         self.spent += p.meta_games
         weights, info = solve_runs(self.meta_dirs, members)
         return Population(tuple(members), tuple(weights)), info
+
+    def fictitious(self, population: Population, newest: str, round_: int) -> tuple[Population, dict[str, Any]]:
+        """Fictitious play: after round ``round_`` the mixture is (round_ x_round_ + newest) / (round_ + 1), the
+        average of round 0's solved mixture and the ``round_`` best responses."""
+        keep = round_ / (round_ + 1)
+        weights = [w * keep for w in population.weights] + [1.0 / (round_ + 1)]
+        total = sum(weights)
+        return (Population((*population.members, newest), tuple(w / total for w in weights)),
+                {"games": 0, "solver": META_SOLVERS["fictitious"]})
 
     def member_gains(self, population: Population, round_: int) -> dict[str, Finding]:
         """Each support member and the newest member (the heaviest MAX_STARTS) in one seat against the mixture."""
@@ -234,13 +260,14 @@ def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progr
             measured = (population, found, what)
             entry = {"round": round_, "members": list(population.members), "weights": list(population.weights),
                      "exploitability": _finding_record(found), "best_response_gain": _finding_record(searched), **what}
-            next_cost = plan.meta_games + plan.measure_cost()
+            next_cost = plan.round_cost()
             if searched.hi < plan.threshold and member.hi < plan.threshold:
                 stop = "converged"
             elif run.spent + next_cost + plan.probe_games > plan.budget:
                 stop = "budget"
             else:
-                population, info = run.empirical_game([*population.members, name], round_)
+                population, info = (run.fictitious(population, name, round_) if plan.meta_solver == "fictitious"
+                                    else run.empirical_game([*population.members, name], round_))
                 entry.update(added=name, next_members=list(population.members),
                              next_weights=list(population.weights), meta_game=info)
             entry.update(games=run.spent - before, seconds=round(time.perf_counter() - t0, 1))

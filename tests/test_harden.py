@@ -150,12 +150,36 @@ def test_stopping_rule_stops_when_the_interval_lies_below_min_effect(tmp_path):
     assert history["games_spent"] < 2 * ROUND
 
 
+def test_fictitious_meta_solver_averages_the_best_responses_and_plays_no_empirical_game(tmp_path):
+    """--meta-solver fictitious: after round r the mixture is (r x_r + br_r) / (r + 1), so every best response
+    keeps an equal share; no empirical game is played after round 0, and a round costs no meta games."""
+    out = tmp_path / "fp"
+    assert main([*SMALL, "--budget", str(300 + 3 * (ROUND - 300) + 6), "--min-effect", "0.1", "--jobs", "1",
+                 "--meta-solver", "fictitious", "--out", str(out)]) == 0
+    history = read_history(out)
+    assert history["meta_solver"] == "fictitious"
+    rounds = history["rounds"]
+    assert len(rounds) >= 4  # round 0 and at least three measured rounds: no round pays for meta games
+    for r, (now, nxt) in enumerate(zip(rounds[1:], rounds[2:]), start=1):
+        assert now["added"] == f"br{r}" and nxt["members"] == [*now["members"], f"br{r}"]
+        assert nxt["weights"] == pytest.approx([w * r / (r + 1) for w in now["weights"]] + [1 / (r + 1)])
+        assert now["meta_game"]["games"] == 0
+    last = rounds[-1]
+    brs = [w for m, w in zip(last["members"], last["weights"]) if m.startswith("br")]
+    assert brs == pytest.approx([1 / (len(brs) + 1)] * len(brs))  # round r measures r - 1 brs, each 1 / r
+    assert [p.parent.name for p in out.glob("round-*/meta")] == ["round-00"]
+    assert history["games_spent"] <= history["budget"]
+    population = json.loads((out / "population.json").read_text())
+    assert population["weights"] == pytest.approx(last["weights"])
+
+
 @pytest.mark.parametrize("extra, needle", [
     (["--budget", "1000"], "--budget 1,000 games is too small for one round"),
     (["--budget", "100000", "--pool", "balanced,nosuch"], "unknown strategy 'nosuch'"),
     (["--budget", "100000", "--pool", "balanced,balanced"], "lists a strategy twice"),
     (["--budget", "100000", "--pool", "balanced,commuter+mc4"], "is a rollout"),
     (["--budget", "100000", "--search-games", "100"], "best-response search: --search-games 100 games is too small"),
+    (["--budget", "100000", "--meta-solver", "alpharank"], "--meta-solver"),
 ])
 def test_bad_harden_input_is_one_line_exit_2_and_writes_nothing(extra, needle, tmp_path, capsys):
     out = tmp_path / "h"
