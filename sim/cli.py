@@ -182,7 +182,7 @@ def _add_harden_args(p: argparse.ArgumentParser) -> None:
                    help="games measuring each member against the mixture, the search's candidate starts (default 5,000)")
     p.add_argument("--probe-playouts", type=_at_least(1), default=4, help="playouts of the rollout probe (default 4)")
     p.add_argument("--probe-games", type=_at_least(1), default=200, help="games of the rollout probe (default 200)")
-    p.add_argument("--meta-solver", default="nash",
+    p.add_argument("--meta-solver", default="nash", choices=["nash", "fictitious"],
                    help="how each round's mixture is made: nash (default: solve the members' empirical game) or "
                         "fictitious (fictitious play: the average of the pool's solved mixture and every best "
                         "response so far, each 1/(r+1) after round r; no empirical game after round 0)")

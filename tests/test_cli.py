@@ -145,6 +145,7 @@ BAD_FLAGS = [
     ("--probe-playouts", HARDEN + ["--probe-playouts", "0"], "argument --probe-playouts: must be at least 1"),
     ("--probe-games", HARDEN + ["--probe-games", "-5"], "argument --probe-games: must be at least 1"),
     ("--member-games", HARDEN + ["--member-games", "0"], "argument --member-games: must be at least 1"),
+    ("--meta-solver", HARDEN + ["--meta-solver", "alpharank"], "argument --meta-solver: invalid choice: 'alpharank'"),
     ("--objective", BALANCE + ["--objective", "fun"], "--objective fun: use one of seats, strategies, length=TARGET"),
     ("--vary", BALANCE + ["--vary", "seat3_points=0..11"], "--vary seat3_points=11 is outside 0..10"),
     ("--budget", BALANCE[:-1] + ["10"], "--budget 10 is too small"),

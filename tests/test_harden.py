@@ -12,7 +12,8 @@ import pytest
 
 from analysis.metagame import payoff_table, solve, values_against
 from sim.cli import main
-from sim.harden import read_history
+from sim.core.errors import PlaytestError
+from sim.harden import plan_harden, read_history
 
 # A tiny hardening of three-player Bus: 2 search generations of 19 candidates x 20 games per round.
 SMALL = ["harden", "bus", "--players", "3", "--pool", "balanced,commuter", "--search-games", "760", "--block", "20",
@@ -171,6 +172,8 @@ def test_fictitious_meta_solver_averages_the_best_responses_and_plays_no_empiric
     assert history["games_spent"] <= history["budget"]
     population = json.loads((out / "population.json").read_text())
     assert population["weights"] == pytest.approx(last["weights"])
+    with pytest.raises(PlaytestError, match="--meta-solver 'replicator' is unknown; choose nash or fictitious"):
+        plan_harden("bus", 3, ["balanced", "commuter"], 100_000, meta_solver="replicator")
 
 
 @pytest.mark.parametrize("extra, needle", [
