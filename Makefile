@@ -142,9 +142,11 @@ reports-seven-wonders: $(STAMP)
 	$(SW_DATA) runs/sw-data-plus 1
 	$(SW_RUN) --players 4 --games $(SW_4P_GAMES) --set data=runs/sw-data-minus --out runs/demo-seven_wonders-4p-minus
 	$(SW_RUN) --players 4 --games $(SW_4P_GAMES) --set data=runs/sw-data-plus --out runs/demo-seven_wonders-4p-plus
+	$(SW_RUN) --players 4 --games $(SW_4P_GAMES) --population reports/harden-seven_wonders-4p/population.json \
+		--out runs/demo-seven_wonders-4p-population
 	$(PLAYTEST) report runs/demo-seven_wonders-4p runs/demo-seven_wonders-3p runs/demo-seven_wonders-5p \
 		runs/demo-seven_wonders-7p runs/demo-seven_wonders-4p-base runs/demo-seven_wonders-4p-minus \
-		runs/demo-seven_wonders-4p-plus --out reports/seven_wonders
+		runs/demo-seven_wonders-4p-plus --strong runs/demo-seven_wonders-4p-population --out reports/seven_wonders
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 tests
