@@ -61,7 +61,10 @@ reports-sea-trade: $(STAMP)
 	$(PLAYTEST) run sea_trade --players 4 --games 1000000 --seed 1 --out runs/demo-sea_trade-4p
 	$(PLAYTEST) ladder sea_trade --players 4 --base trader,raider,blocker,balanced --playouts 0,2,4 --games 80 \
 		--seed 1 --out runs/demo-sea_trade-ladder-4p
-	$(PLAYTEST) report runs/demo-sea_trade-4p --ladder runs/demo-sea_trade-ladder-4p --out reports/sea_trade
+	$(PLAYTEST) run sea_trade --players 4 --games 200000 --seed 1 \
+		--population reports/harden-sea_trade-4p/population.json --out runs/demo-sea_trade-4p-population
+	$(PLAYTEST) report runs/demo-sea_trade-4p --ladder runs/demo-sea_trade-ladder-4p \
+		--strong runs/demo-sea_trade-4p-population --out reports/sea_trade
 
 reports-bus: $(STAMP)
 	$(PLAYTEST) run bus --players 4 --games 1000000 --seed 1 --out runs/demo-bus-4p
@@ -89,9 +92,12 @@ reports-circus-train: $(STAMP)
 	$(PLAYTEST) run circus_train --players 5 --games 50000 --seed 1 --out runs/demo-circus_train-5p
 	$(PLAYTEST) run circus_train --players 1 --games 50000 --seed 1 --strategies $(CT_ALL) \
 		--out runs/demo-circus_train-1p
+	$(PLAYTEST) run circus_train --players 4 --games 200000 --seed 1 \
+		--population reports/harden-circus_train-4p/population.json --out runs/demo-circus_train-4p-population
 	$(PLAYTEST) report runs/demo-circus_train-4p runs/demo-circus_train-4p-advanced \
 		runs/demo-circus_train-4p-hire-fixed runs/demo-circus_train-2p runs/demo-circus_train-3p \
-		runs/demo-circus_train-5p runs/demo-circus_train-1p --out reports/circus_train
+		runs/demo-circus_train-5p runs/demo-circus_train-1p --strong runs/demo-circus_train-4p-population \
+		--out reports/circus_train
 
 reports-sweeps: $(STAMP)
 	$(PLAYTEST) sweep bus --players 4 --games 50000 --vary clock_gems_45p=3,4,5,6 --seed 1 --out runs/demo-sweep-bus
@@ -136,9 +142,11 @@ reports-seven-wonders: $(STAMP)
 	$(SW_DATA) runs/sw-data-plus 1
 	$(SW_RUN) --players 4 --games $(SW_4P_GAMES) --set data=runs/sw-data-minus --out runs/demo-seven_wonders-4p-minus
 	$(SW_RUN) --players 4 --games $(SW_4P_GAMES) --set data=runs/sw-data-plus --out runs/demo-seven_wonders-4p-plus
+	$(SW_RUN) --players 4 --games $(SW_4P_GAMES) --population reports/harden-seven_wonders-4p/population.json \
+		--out runs/demo-seven_wonders-4p-population
 	$(PLAYTEST) report runs/demo-seven_wonders-4p runs/demo-seven_wonders-3p runs/demo-seven_wonders-5p \
 		runs/demo-seven_wonders-7p runs/demo-seven_wonders-4p-base runs/demo-seven_wonders-4p-minus \
-		runs/demo-seven_wonders-4p-plus --out reports/seven_wonders
+		runs/demo-seven_wonders-4p-plus --strong runs/demo-seven_wonders-4p-population --out reports/seven_wonders
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 tests

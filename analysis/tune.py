@@ -17,9 +17,8 @@ from analysis import plots, stats
 from analysis.ab import ab_section
 from analysis.load import Run, load_run
 from analysis.players import players_phrase
-from analysis.metrics import mean_se
 from analysis.sections import Plot, Section, Table
-from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding, finding, parse_min_effect
+from analysis.verdicts import DEFAULT_MIN_EFFECT, Z95, Finding, label, parse_min_effect
 from sim.core.errors import writable_dir
 from sim.core.records import STANDARD_PLAYER
 from sim.tune import read_tune
@@ -29,12 +28,15 @@ PROFILE_ROWS = 12
 
 
 def edge(run_b: Run, name: str, threshold: float) -> Finding:
-    """The tuned strategy's win rate minus the fair share, in points (clustered by game)."""
+    """The strategy's win rate minus the fair share, in points, with a Wilson 95% interval clustered by game: at a
+    win rate of 0 or 1 (a probe that wins every game) a normal interval would shrink to a point."""
     p = run_b.players
     rows = p[p["strategy"].astype(str) == name]
     fair = stats.expected_share(p)
-    mean, se = mean_se(rows["win_share"].to_numpy(float) - fair, rows["game_index"].to_numpy())
-    return finding(f"{name} against the fair share", 100 * mean, 100 * se, threshold)
+    rate = stats.rate_table(rows.assign(player=name), "player", "win_share").iloc[0]
+    estimate, lo, hi = (100 * (rate[k] - fair) for k in ("rate", "lo", "hi"))
+    se = (hi - lo) / (2 * Z95)
+    return Finding(f"{name} against the fair share", estimate, lo, hi, se, label(estimate, se, threshold), threshold)
 
 
 def verdict(f: Finding, record: dict, rate: float) -> str:

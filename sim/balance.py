@@ -19,9 +19,10 @@ from typing import Any, Callable, Sequence
 from sim.core.errors import PlaytestError, writable_dir
 from sim.core.fields import SWEEP_POINTS
 from sim.core.rules import field_specs
+from sim.logs import write_json
 from sim.runner import LOCK, WRITER, execute, games_held, one_writer
 from sim.study import Study
-from sim.sweep import Sweep, Variant, plan_sweep, read_matching, run_sweep, save_json
+from sim.sweep import Sweep, Variant, plan_sweep, read_matching, run_sweep
 
 BALANCE_MANIFEST = "balance.json"
 RACE, FINAL = "race", "final"
@@ -151,7 +152,7 @@ def _open(root: Path, balance: Balance) -> dict[str, Any]:
 
 
 def _save(root: Path, manifest: dict[str, Any]) -> None:
-    save_json(root / BALANCE_MANIFEST, manifest)
+    write_json(root / BALANCE_MANIFEST, manifest)
 
 
 def run_balance(balance: Balance, judge: Judge, out: str | Path | None = None, **kw: Any) -> Path:

@@ -168,6 +168,8 @@ def _add_harden_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--min-effect", type=_min_effect, default="3",
                    help="stop when the newest best response's 95%% interval of gain lies below this (default 3 pts)")
     p.add_argument("--seed", type=int, default=0, help="seed of round 0 (round r uses seed + 10 r + 1..5)")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="FIELD=VALUE",
+                   help="rules variant every game plays (repeatable); run the population under the same --set")
     p.add_argument("--out", help="output directory (default runs/harden-GAME-Np-seedS)")
     p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes (default: all cores)")
     p.add_argument("--search-games", type=_at_least(1), default=114_000,
@@ -442,12 +444,14 @@ def _cmd_harden(args: argparse.Namespace) -> None:
     plan = plan_harden(args.game, args.players, args.pool, args.budget, min_effect=args.min_effect, seed=args.seed,
                        search_games=args.search_games, block=args.block, popsize=args.popsize,
                        final_games=args.final_games, meta_games=args.meta_games, probe_playouts=args.probe_playouts,
-                       probe_games=args.probe_games, member_games=args.member_games, meta_solver=args.meta_solver)
+                       probe_games=args.probe_games, member_games=args.member_games, overrides=args.overrides,
+                       meta_solver=args.meta_solver)
     root = harden(plan, args.out, jobs=args.jobs, progress=not args.quiet)
     summary = read_history(root)
     print(f"{summary['exploitability']['statement']} ({summary['stopped']} after {len(summary['rounds']) - 1} "
           f"round(s), {summary['games_spent']:,} games)")
-    print(f"population: {root / POPULATION_FILE} (playtest run {args.game} --players {args.players} --population "
+    rules = "".join(f" --set {o}" for o in args.overrides)
+    print(f"population: {root / POPULATION_FILE} (playtest run {args.game} --players {args.players}{rules} --population "
           f"{root / POPULATION_FILE} ...); history: {root / HISTORY_FILE}, {root / 'history.md'}")
 
 

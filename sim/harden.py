@@ -77,6 +77,8 @@ class HardenPlan:
     probe_playouts: int
     probe_games: int
     member_games: int
+    overrides: tuple[str, ...] = ()
+    """The rules variant every game of the hardening plays (``--set``); the population holds under it."""
     meta_solver: str = "nash"
 
     @property
@@ -109,13 +111,15 @@ class HardenPlan:
                 "seed": self.seed, "search_games": self.search_games, "block": self.block, "popsize": self.popsize,
                 "final_games": self.final_games, "meta_games": self.meta_games,
                 "probe_playouts": self.probe_playouts, "probe_games": self.probe_games,
-                "member_games": self.member_games, "meta_solver": self.meta_solver}
+                "member_games": self.member_games, "overrides": list(self.overrides),
+                "meta_solver": self.meta_solver}
 
 
 def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, min_effect: str = "3", seed: int = 0,
                 search_games: int = 114_000, block: int = 500, popsize: int | None = None,
                 final_games: int = 10_000, meta_games: int = 10_000, probe_playouts: int = 4,
-                probe_games: int = 200, member_games: int = 5_000, meta_solver: str = "nash") -> HardenPlan:
+                probe_games: int = 200, member_games: int = 5_000, overrides: Sequence[str] = (),
+                meta_solver: str = "nash") -> HardenPlan:
     """Check every choice before anything runs (one line naming the problem and the fix otherwise)."""
     names = known_strategies(game, players, pool, "--pool", "balanced,commuter")
     registry = get_game(game).strategies
@@ -137,7 +141,8 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
         raise PlaytestError(f"--meta-solver {meta_solver!r} is unknown; choose {' or '.join(META_SOLVERS)}")
     parse_min_effect(min_effect)
     plan = HardenPlan(game, players, tuple(names), budget, min_effect, seed, search_games, block, popsize,
-                      final_games, meta_games, probe_playouts, probe_games, member_games, meta_solver)
+                      final_games, meta_games, probe_playouts, probe_games, member_games, tuple(overrides),
+                      meta_solver)
     if budget < plan.first_cost():
         raise PlaytestError(
             f"--budget {budget:,} games is too small for one round: the pool's empirical game ({meta_games:,}), one "
@@ -156,7 +161,7 @@ def _best_response(plan: HardenPlan, population: Population, round_: int, start:
     try:
         return plan_tune(plan.game, plan.n_players, population.members, plan.search_games, start=start,
                          name=f"br{round_}", block=plan.block, popsize=plan.popsize, seed=plan.seed_of(round_, 1),
-                         final_games=plan.final_games, mixture=population.weights)
+                         final_games=plan.final_games, mixture=population.weights, overrides=plan.overrides)
     except PlaytestError as exc:
         raise PlaytestError(f"best-response search: {exc}".replace("--budget", "--search-games")) from None
 
@@ -180,7 +185,7 @@ class _Run:
         uniform = Population(tuple(members), (1.0 / len(members),) * len(members))
         out = self.root / f"round-{round_:02d}" / "meta"
         run_study(p.game, p.n_players, p.meta_games, uniform.lineup(), seed=p.seed_of(round_, 3), jobs=self.jobs,
-                  out=out, progress=self.progress, mixture=uniform.mixture())
+                  out=out, progress=self.progress, mixture=uniform.mixture(), overrides=p.overrides)
         self.meta_dirs.append(out)
         self.spent += p.meta_games
         weights, info = solve_runs(self.meta_dirs, members)
@@ -207,7 +212,8 @@ class _Run:
                                              description=f"{member}, measured against the round {round_} mixture"))
             out = self.root / f"round-{round_:02d}" / "members" / member
             run_study(p.game, p.n_players, p.member_games, population.lineup(copy.name), seed=p.seed_of(round_, 4),
-                      jobs=self.jobs, out=out, progress=self.progress, mixture=population.mixture(copy.name))
+                      jobs=self.jobs, out=out, progress=self.progress, mixture=population.mixture(copy.name),
+                      overrides=p.overrides)
             self.spent += p.member_games
             gains[member] = gain(out, copy.name, p.threshold)
         return gains
@@ -235,7 +241,7 @@ class _Run:
         name = f"{population.top()}+mc{p.probe_playouts}"
         out = self.root / "rollout-probe"
         run_study(p.game, p.n_players, p.probe_games, population.lineup(name), seed=p.seed_of(0, 5), jobs=self.jobs,
-                  out=out, progress=self.progress, mixture=population.mixture(name))
+                  out=out, progress=self.progress, mixture=population.mixture(name), overrides=p.overrides)
         self.spent += p.probe_games
         return name, gain(out, name, p.threshold)
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from sim.core.errors import PlaytestError, writable_dir
+from sim.logs import write_json
 from sim.runner import execute, first_size, games_held, grow_until, one_writer
 from sim.study import Mixture, plan_study
 
@@ -84,8 +85,7 @@ def run_ladder(game: str, players: int, bases: Sequence[str], levels: Sequence[i
         fine = min(studies, key=lambda s: s.chunk_size)  # steps of the rollout levels' parts, not the bases' big ones
         start = max(held, first_size(fine, min_games))
         stopped = grow_until(play, lambda: width_of(root), target, fine.chunk_size, games, start)
-        (root / LADDER_MANIFEST).write_text(json.dumps({"levels": list(levels), "until_ci": {**note, **stopped}},
-                                                       indent=2))
+        write_json(root / LADDER_MANIFEST, {"levels": list(levels), "until_ci": {**note, **stopped}})
     return root
 
 

@@ -83,6 +83,12 @@ def atomic_path(final: Path) -> Iterator[Path]:
         tmp.unlink(missing_ok=True)
 
 
+def write_json(path: Path, doc: Any, indent: int = 2) -> None:
+    """Write a JSON record atomically: a reader (or a killed writer's successor) never sees half of it."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps(doc, indent=indent))
+
+
 def remove_temporaries(run_dir: Path) -> None:
     """Remove what a killed writer left half-written (its lock holder is gone: call under the run's lock)."""
     for table in TABLES:
@@ -168,8 +174,7 @@ def check_manifest(manifest: Any, path: Path) -> None:
 
 def write_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
     """Replace the manifest atomically so a killed run never leaves half a manifest."""
-    with atomic_path(run_dir / MANIFEST) as tmp:
-        tmp.write_text(json.dumps(manifest, indent=2, sort_keys=False))
+    write_json(run_dir / MANIFEST, manifest)
 
 
 def read_record(root: str | Path, name: str, verb: str) -> dict[str, Any]:

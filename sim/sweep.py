@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterator, Sequence
 from sim.core.errors import PlaytestError, writable_dir
 from sim.core.policy import Strategy, StrategyRegistry
 from sim.core.rules import apply_overrides
-from sim.logs import atomic_path
+from sim.logs import atomic_path, write_json
 from sim.runner import execute, first_size, games_held, grow_until, one_writer
 from sim.study import Study
 
@@ -249,14 +249,8 @@ def read_matching(path: Path, config: dict[str, Any], what: str) -> dict[str, An
     return manifest
 
 
-def save_json(path: Path, manifest: dict[str, Any]) -> None:
-    """Write a manifest atomically (a reader never sees half of it)."""
-    with atomic_path(path) as tmp:
-        tmp.write_text(json.dumps(manifest, indent=2))
-
-
 def _save(root: Path, manifest: dict[str, Any]) -> None:
-    save_json(root / SWEEP_MANIFEST, manifest)
+    write_json(root / SWEEP_MANIFEST, manifest)
 
 
 def run_sweep(sweep: Sweep, out: str | Path | None = None, *,

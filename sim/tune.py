@@ -15,7 +15,6 @@ the field with an interval and what the tuning changed.
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +28,7 @@ from tqdm import tqdm
 from sim.core.errors import PlaytestError, writable_dir
 from sim.core.policy import Strategy, StrategyTable
 from sim.core.spec import ChunkResult, get_game
-from sim.logs import read_record, records_to_frames
+from sim.logs import read_record, records_to_frames, write_json
 from sim.runner import one_writer, play_part, run_ab
 from sim.study import Mixture, Study, known_strategies, plan_study
 
@@ -212,14 +211,14 @@ def tune(plan: TunePlan, out: str | Path | None = None, jobs: int = 1, progress:
         tuned = plan.strategy(found["x_final"])
         get_game(plan.game).strategies.register(tuned)
         strategy_file = root / "tuned.json"
-        strategy_file.write_text(json.dumps([dataclasses.asdict(tuned)], indent=2))
+        write_json(strategy_file, [dataclasses.asdict(tuned)])
         seating, mixture = plan.seat_draw()
         arm_a, arm_b = run_ab(plan.game, plan.n_players, plan.final_games, [plan.start_copy, *plan.field],
                               plan.start_copy, plan.name, seed=plan.seed + 1, seating=seating, jobs=jobs,
                               out=root / "final", overrides=plan.overrides, progress=progress, mixture=mixture)
         record = {**plan.config(), **found, "strategy_file": strategy_file.name,
                   "arms": [str(arm_a.relative_to(root)), str(arm_b.relative_to(root))]}
-        (root / TUNE_MANIFEST).write_text(json.dumps(record, indent=2))
+        write_json(root / TUNE_MANIFEST, record)
     return root
 
 

@@ -141,10 +141,16 @@ def test_budget_stop_writes_the_last_measured_population_and_its_history(hardene
 
 def test_stopping_rule_stops_when_the_interval_lies_below_min_effect(tmp_path):
     """With --min-effect 99 pts neither the searched best response's interval nor the best member's reaches it:
-    one round, stopped as converged, though the budget would pay for more."""
+    one round, stopped as converged, though the budget would pay for more. Every game of it, the rollout probe's
+    too, plays the --set rules variant."""
     out = tmp_path / "h"
-    assert main([*SMALL, "--budget", str(10 * ROUND), "--min-effect", "99", "--jobs", "1", "--out", str(out)]) == 0
+    assert main([*SMALL, "--budget", str(10 * ROUND), "--min-effect", "99", "--jobs", "1", "--set", "clock_gems_3p=6",
+                 "--out", str(out)]) == 0
+    manifests = list(out.rglob("manifest.json"))
+    assert len(manifests) >= 4  # the empirical game, a member, the search's fresh arms, the probe
+    assert all(json.loads(m.read_text())["overrides"] == ["clock_gems_3p=6"] for m in manifests)
     history = read_history(out)
+    assert history["overrides"] == ["clock_gems_3p=6"]
     assert history["stopped"] == "converged"
     assert len(history["rounds"]) == 2 and history["rounds"][1]["exploitability"]["hi"] < 99
     assert all(g["hi"] < 99 for g in history["rounds"][1]["member_gains"].values())
@@ -182,6 +188,7 @@ def test_fictitious_meta_solver_averages_the_best_responses_and_plays_no_empiric
     (["--budget", "100000", "--pool", "balanced,balanced"], "lists a strategy twice"),
     (["--budget", "100000", "--pool", "balanced,commuter+mc4"], "is a rollout"),
     (["--budget", "100000", "--search-games", "100"], "best-response search: --search-games 100 games is too small"),
+    (["--budget", "100000", "--set", "nosuch=1"], "nosuch"),
     (["--budget", "100000", "--meta-solver", "alpharank"], "--meta-solver"),
 ])
 def test_bad_harden_input_is_one_line_exit_2_and_writes_nothing(extra, needle, tmp_path, capsys):

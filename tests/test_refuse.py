@@ -215,6 +215,25 @@ def test_a_killed_writers_leftover_is_hidden_from_readers_and_removed_on_resume(
     assert not leftover.exists()
 
 
+def test_a_record_whose_write_fails_keeps_the_previous_one_whole(tmp_path, monkeypatch):
+    """tune.json, ladder.json, history.json, population.json, balance.json go through write_json: a disk that fills
+    half way through a write leaves the last complete record, and no temporary file."""
+    record = tmp_path / "tune.json"
+    sim.logs.write_json(record, {"round": 1})
+    write_text = Path.write_text
+
+    def half_then_full_disk(self, text, *args, **kwargs):
+        write_text(self, text[: len(text) // 2], *args, **kwargs)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", half_then_full_disk)
+    with pytest.raises(OSError):
+        sim.logs.write_json(record, {"round": 2})
+    monkeypatch.undo()
+    assert json.loads(record.read_text()) == {"round": 1}
+    assert list(tmp_path.iterdir()) == [record]
+
+
 # ------------------------------------------------------------------------------------------- reports
 def test_a_report_over_runs_of_different_games_is_one_line(tmp_path, capsys):
     a = write_run(tmp_path / "a", n_games=200)

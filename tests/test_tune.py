@@ -84,3 +84,21 @@ def test_start_defaults_to_the_first_weights_strategy_of_the_field():
     assert plan.start == "commuter" and plan.field == ("random", "commuter", "random")
     assert plan.x0 == tuple(get_game("bus").strategies.get("commuter").weights.get(d, {}).get(f, 0.0)
                             for d, f in plan.params)
+
+
+def test_a_probe_that_wins_every_game_keeps_an_interval():
+    """400 games in one seat of three, all won: +66.7 pts over the fair share, and a Wilson interval below it
+    (a normal interval would collapse to the point, as the Bus 3p rollout probe's once did)."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from analysis.tune import edge
+
+    games = 400
+    players = pd.DataFrame({"game_index": [g for g in range(games) for _ in range(3)],
+                            "strategy": ["probe", "a", "b"] * games, "win_share": [1.0, 0.0, 0.0] * games})
+    f = edge(SimpleNamespace(players=players), "probe", threshold=3.0)
+    assert f.estimate == pytest.approx(100 * 2 / 3)
+    assert f.lo < f.estimate - 0.5 and f.hi == pytest.approx(f.estimate) and f.se > 0
+    assert f.label == "large"
