@@ -39,7 +39,7 @@ from analysis.harden import gain, solve_runs, write_history_files
 from analysis.verdicts import Finding, parse_min_effect
 from sim.core.errors import PlaytestError, writable_dir
 from sim.core.spec import get_game
-from sim.logs import read_record
+from sim.logs import read_record, write_json
 from sim.population import Population, population_data
 from sim.runner import one_writer, run_study
 from sim.study import known_strategies
@@ -312,11 +312,11 @@ def _write(plan: HardenPlan, root: Path, run: _Run, measured: tuple[Population, 
                     f"member {name.rsplit('+mc', 1)[0]}: the rollout kind takes one base strategy, not a mixture; in "
                     "its playouts the other seats play the members actually drawn"}
     data = population_data(plan.game, plan.n_players, population.members, population.weights, **record)
-    (root / POPULATION_FILE).write_text(json.dumps(data, indent=2))
+    write_json(root / POPULATION_FILE, data)
     summary = {**plan.config(), "stopped": stop, "games_spent": run.spent, "rounds": run.history,
                "population_file": POPULATION_FILE, **record,
                **({"rollout_probe_seconds": round(probe[2], 1)} if probe else {})}
-    (root / HISTORY_FILE).write_text(json.dumps(summary, indent=2))
+    write_json(root / HISTORY_FILE, summary)
     write_history_files(root, summary)
 
 
