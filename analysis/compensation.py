@@ -1,7 +1,8 @@
 """The report's compensation section: the points handicap per seat from a static re-scoring of the logged games
 (``analysis.handicap``), the rules fields that would put a seat bonus into the game (``seatK_*``: Bus
 ``seatK_points`` BUS-SEAT-1, Sea Trade ``seatK_gold`` ST-SEAT-1, 7 Wonders ``seatK_coins`` SW-SEAT-1, Circus Train
-``seatK_money`` CT-SEAT-1), the setting the handicap converts to at the rules' exchange rate
+``seatK_money`` CT-SEAT-1; a game may add rows worth a fixed part of a point, ``Rules.seat_fractions``: Bus
+``seatK_wins_ties`` BUS-SEAT-2, half a point), the setting the handicap converts to at the rules' exchange rate
 (``Rules.seat_units_per_point``), the commands that verify it by simulation, and, when the report holds a run of the
 same games with the bonus, that verification: each seat's paired change. A game whose first player is random
 (Circus Train) counts its seats in turn order from that player (``analysis.load.in_turn_order``).
@@ -34,20 +35,48 @@ of it; fewer, and the interval is set by a handful of near-ties."""
 SEAT_FIELD = re.compile(r"seat(\d+)_\w+$")
 
 
-def seat_fields(game: str) -> dict[int, FieldSpec]:
-    """0-based seat -> the game's rules field that gives that seat a bonus (empty when the game has none, or is not
-    registered here: logs of a game this version cannot play)."""
+def _levers(game: str) -> tuple[list[tuple[int, FieldSpec]], dict[str, float]]:
+    """Every (0-based seat, seatK_* field) of the game, and its rows worth a fixed part of a point (by suffix);
+    empty for a game that is not registered here (logs of a game this version cannot play)."""
     try:
-        specs = field_specs(get_game(game).rules_type)
+        spec = get_game(game)
     except PlaytestError:
-        return {}
-    return {int(m.group(1)) - 1: spec for name, spec in specs.items() if (m := SEAT_FIELD.match(name))}
+        return [], {}
+    seats = [(int(m.group(1)) - 1, f) for name, f in field_specs(spec.rules_type).items()
+             if (m := SEAT_FIELD.match(name))]
+    return seats, spec.rules_type().seat_fractions()
 
 
-def bonus(a: RunAnalysis) -> dict[int, int]:
-    """The seat bonus the run was played with: seat -> value of its field (only those set above 0)."""
+def _suffix(f: FieldSpec) -> str:
+    return f.name.split("_", 1)[1]
+
+
+def seat_fields(game: str) -> dict[int, FieldSpec]:
+    """0-based seat -> the game's rules field that gives that seat a bonus in the game's currency (empty when the
+    game has none); rows worth a fixed part of a point (``Rules.seat_fractions``) are not among them."""
+    seats, parts = _levers(game)
+    return {s: f for s, f in seats if _suffix(f) not in parts}
+
+
+def bonus(a: RunAnalysis) -> dict[int, float]:
+    """The seat bonus the run was played with: seat -> its start in the currency field's units, a fractional row
+    (e.g. BUS-SEAT-2's half point) added at the rules' exchange rate (only seats with a bonus)."""
     rules = a.run.manifest.get("rules") or {}
-    return {s: int(rules[f.name]) for s, f in seat_fields(a.run.game).items() if rules.get(f.name)}
+    seats, parts = _levers(a.run.game)
+    rate = units_per_point(a) if parts else 1.0
+    out: dict[int, float] = {}
+    for s, f in seats:
+        value = rules.get(f.name)
+        if value:
+            part = parts.get(_suffix(f))
+            out[s] = out.get(s, 0.0) + (float(value) if part is None else part * (rate or 1.0))
+    return out
+
+
+def bonus_settings(a: RunAnalysis) -> str:
+    """The run's seat-bonus fields as ``name=value`` (those set)."""
+    rules = a.run.manifest.get("rules") or {}
+    return ", ".join(f"{f.name}={rules[f.name]}" for _, f in _levers(a.run.game)[0] if rules.get(f.name))
 
 
 def units_per_point(a: RunAnalysis) -> float | None:
@@ -119,7 +148,7 @@ def pairs(analyses: Sequence[RunAnalysis]) -> list[tuple[RunAnalysis, RunAnalysi
     for b in analyses:
         if not bonus(b):
             continue
-        fields = {f.name for f in seat_fields(b.run.game).values()}
+        fields = {f.name for _, f in _levers(b.run.game)[0]}
         for a in analyses:
             if a is b or bonus(a) or a.run.game != b.run.game or not models.paired_runs(a.run, b.run):
                 continue
@@ -148,7 +177,7 @@ def verification(a: RunAnalysis, b: RunAnalysis) -> list:
         gap = finding(stats.seat_label(s), 100 * mean, 100 * se, a.threshold)
         rate, rate_se = mean_se(predicted[:, s], games)
         e = effects[s]
-        rows.append({"seat": stats.seat_label(s), "bonus": given.get(s, 0),
+        rows.append({"seat": stats.seat_label(s), "bonus": f"{given.get(s, 0):g}",
                      "with the bonus, vs fair [95% CI]": f"{e.interval()} {e.label}",
                      f"change from {a.run.label}, paired [95% CI]": f"{change.interval()} {change.label}",
                      "static re-scoring predicted [95% CI]": ci(rate, rate - Z95 * rate_se, rate + Z95 * rate_se),
@@ -160,7 +189,7 @@ def verification(a: RunAnalysis, b: RunAnalysis) -> list:
     verdict = " · ".join(parts) or ("every seat within the threshold of the fair share with the bonus ("
                                     + "/".join(sorted({e.label for e in effects})) + ")")
     return [f"Verification by simulation: {b.run.label} plays the games of {a.run.label} (same seed, seats and game "
-            f"count) with {', '.join(f'{seat_fields(b.run.game)[s].name}={v}' for s, v in sorted(given.items()))}: "
+            f"count) with {bonus_settings(b)}: "
             f"{verdict}.",
             Table(pd.DataFrame(rows), "Each seat with the bonus in the rules: its effect against the fair share, its "
                                       "change from the run without the bonus, and the simulated win rate minus what "

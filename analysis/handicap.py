@@ -28,8 +28,9 @@ def _matrices(players: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 
 def _shares(score: np.ndarray, rank: np.ndarray, decided: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """[games, seats] win shares when each seat scores ``offsets`` more (ties broken by the logged ranks)."""
-    key = (score + offsets[None, :]) * (rank.shape[1] + 2) - rank
+    """[games, seats] win shares when each seat scores ``offsets`` more (ties broken by the logged ranks; half a
+    point, e.g. BUS-SEAT-2's tie priority, outweighs any rank)."""
+    key = (score + offsets[None, :]) * 2 * (rank.shape[1] + 2) - rank
     top = key == key.max(axis=1, keepdims=True)
     return np.where(decided[:, None], top / top.sum(axis=1, keepdims=True), 0.0)
 

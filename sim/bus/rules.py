@@ -73,10 +73,22 @@ class Rules(RulesFields):
     seat3_points: int = field(0, ge=0, le=SEAT_POINTS_MAX, rule="BUS-SEAT-1", doc="starting points for seat 3")
     seat4_points: int = field(0, ge=0, le=SEAT_POINTS_MAX, rule="BUS-SEAT-1", doc="starting points for seat 4")
     seat5_points: int = field(0, ge=0, le=SEAT_POINTS_MAX, rule="BUS-SEAT-1", doc="starting points for seat 5")
+    seat2_wins_ties: bool = field(False, rule="BUS-SEAT-2", doc="seat 2 wins exact ties on final score, before "
+                                  "gems (half a point)")
+    seat3_wins_ties: bool = field(False, rule="BUS-SEAT-2", doc="seat 3 wins exact ties on final score, before "
+                                  "gems (half a point)")
+    seat4_wins_ties: bool = field(False, rule="BUS-SEAT-2", doc="seat 4 wins exact ties on final score, before "
+                                  "gems (half a point)")
+    seat5_wins_ties: bool = field(False, rule="BUS-SEAT-2", doc="seat 5 wins exact ties on final score, before "
+                                  "gems (half a point)")
 
     def seat_units_per_point(self) -> float:
         """BUS-SEAT-1: the starting points are points."""
         return 1.0
+
+    def seat_fractions(self) -> dict[str, float]:
+        """BUS-SEAT-2: winning exact ties on final score (before gems) is worth half a point."""
+        return {"wins_ties": 0.5}
 
     def gems(self, n_players: int) -> int:
         """Gems on the clock at setup (BUS-SETUP-3)."""
