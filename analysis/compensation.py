@@ -88,30 +88,44 @@ def units_per_point(a: RunAnalysis) -> float | None:
     return spec.rules_type(**given).seat_units_per_point()
 
 
-def suggestion(a: RunAnalysis) -> tuple[dict[int, int] | None, str]:
-    """The rules setting the whole-point handicap suggests (seat -> field value: the points at the rules' exchange
-    rate, rounded), or None and why not."""
+def suggestion(a: RunAnalysis) -> tuple[dict[str, int | bool] | None, str]:
+    """The rules setting the handicap for all seats suggests (field -> value, seat by seat: its whole points at the
+    rules' exchange rate, rounded, and the fractional rows that make up the rest), or None and why not."""
     fields, h = seat_fields(a.run.game), a.handicap
     if not fields:
         return None, f"{a.run.title} has no seat-bonus rules field"
     if (h["pivotal"] < MIN_PIVOTAL).any():
         return None, "some seat's handicap is not identified, so search the rules instead"
-    joint = dict(zip(h["seat"].astype(int), h["joint"].astype(int)))
+    joint = dict(zip(h["seat"].astype(int), h["joint"].astype(float)))
     if joint.get(0, 0) != 0 or any(s not in fields for s in joint if s > 0):
         return None, "seat 1 would need a bonus, and the rules give seat 1 none"
     rate = units_per_point(a)
     if rate is None:
         unit = next(iter(fields.values())).name.split("_", 1)[1]
         return None, f"the rulebook gives no exchange rate from points to {unit}, so search the rules instead"
-    out = {s: int(round(v * rate)) for s, v in joint.items() if s > 0}
-    low = [s for s, v in out.items() if not (fields[s].ge or 0) <= v <= (fields[s].le or v)]
+    whole = {s: int(np.floor(v + 1e-9)) for s, v in joint.items() if s > 0}
+    units = {s: int(round(v * rate)) for s, v in whole.items()}
+    low = [s for s, v in units.items() if not (fields[s].ge or 0) <= v <= (fields[s].le or v)]
     if low:
         return None, (f"{', '.join(fields[s].name for s in low)} would leave {fields[low[0]].allowed}, so search "
                       "the rules instead")
+    out: dict[str, int | bool] = {}
+    parts = _levers(a.run.game)[1]
+    for s, v in units.items():
+        out[fields[s].name] = v
+        rest = joint[s] - whole[s]
+        for suffix, worth in sorted(parts.items(), key=lambda kv: -kv[1]):
+            if rest >= worth - 1e-9:
+                out[f"seat{s + 1}_{suffix}"] = True
+                rest -= worth
     return out, ""
 
 
-def commands(a: RunAnalysis, setting: dict[int, int] | None) -> str:
+def _setting(name: str, value: int | bool) -> str:
+    return f"{name}={str(value).lower()}"
+
+
+def commands(a: RunAnalysis, setting: dict[str, int | bool] | None) -> str:
     """The commands that verify a suggested setting on the run's own games (same seed, seats and game count, so the
     report pairs the two runs game by game), or that search the rules for one when there is none."""
     fields = seat_fields(a.run.game)
@@ -119,7 +133,7 @@ def commands(a: RunAnalysis, setting: dict[int, int] | None) -> str:
     if setting is None:
         vary = " ".join(f"--vary {fields[s].name}" for s in sorted(fields) if s < a.run.n_players)
         return f"`playtest balance {a.run.game} {study_args(a.run)} {vary} --budget 200000 --out {where}-balance`"
-    sets = " ".join(f"--set {fields[s].name}={v}" for s, v in sorted(setting.items()) if v)
+    sets = " ".join(f"--set {_setting(k, v)}" for k, v in setting.items() if v)
     return (f"`playtest run {a.run.game} {study_args(a.run)} {sets} --games {a.run.n_games} --out {where}-compensated` "
             f"then `playtest report {where} {where}-compensated`")
 
@@ -130,16 +144,16 @@ def _handicap_row(a: RunAnalysis) -> dict:
                        if r.pivotal < MIN_PIVOTAL else
                        f"{r.seat + 1}: {r.handicap:+.1f} [{r.lo:+.1f}, {r.hi:+.1f}]" if np.isfinite(r.lo)
                        else f"{r.seat + 1}: n/a" for r in h.itertuples())
-    joint = " · ".join(f"{r.seat + 1}: {int(r.joint):+d}" for r in h.itertuples())
+    joint = " · ".join(f"{r.seat + 1}: {r.joint:+g}" for r in h.itertuples())
     rates = ", ".join(f"{100 * x:.1f}" for x in h["joint_rate"])
     setting, why = suggestion(a)
-    fields = seat_fields(a.run.game)
     if setting is not None:
-        rule = " ".join(f"{fields[s].name}={v}" for s, v in sorted(setting.items()))
+        rule = " ".join(_setting(k, v) for k, v in setting.items())
     else:
-        rule = f"none ({why})" if fields else why
+        rule = f"none ({why})" if seat_fields(a.run.game) else why
     return {"run": a.run.label, "points that equalise each seat alone [95% CI]": alone,
-            "whole-point handicap for all seats": joint, "seat win rates with it (%)": rates, "as rules": rule}
+            "handicap for all seats (points, in the rules' steps)": joint,
+            "seat win rates with it (%)": rates, "as rules": rule}
 
 
 def pairs(analyses: Sequence[RunAnalysis]) -> list[tuple[RunAnalysis, RunAnalysis]]:
@@ -219,10 +233,11 @@ def compensation_section(analyses: Sequence[RunAnalysis]) -> Section | None:
         "where final margins rarely come near 0).",
         Table(pd.DataFrame([_handicap_row(a) for a in plain]),
               "Points added to a seat's final score (negative = a penalty) that would bring it to the fair share "
-              "alone, with a bootstrap 95% interval; a whole-point handicap for all seats at once with the win rates "
-              "it gives; and the rules setting that puts it into the game, where the game has one (the points at the "
-              "rules' exchange rate: Bus points and Sea Trade gold 1:1, 7 Wonders coins_per_vp coins a point; "
-              "Circus Train's money has none)."),
+              "alone, with a bootstrap 95% interval; a handicap for all seats at once in the finest step the rules "
+              "carry (whole points; half points in Bus, whose tie priority BUS-SEAT-2 is worth half a point) with "
+              "the win rates it gives; and the rules setting that puts it into the game, where the game has one (the "
+              "points at the rules' exchange rate: Bus points and Sea Trade gold 1:1, 7 Wonders coins_per_vp coins a "
+              "point; Circus Train's money has none)."),
     ]
     if ordered:
         blocks.insert(0, f"{', '.join(ordered)}: the first player is drawn at random, so here a seat is a place in "

@@ -16,7 +16,7 @@ SPAN = 12
 HANDICAP_GAMES = 200_000
 """Games the handicap search uses (the run's first; games are independent draws, so any prefix is a fair sample)."""
 JOINT_GAMES = 50_000
-"""Games the whole-point search for all seats uses (a whole point moves a seat far more than their noise)."""
+"""Games the search for all seats at once uses (a step of the rules moves a seat far more than their noise)."""
 
 
 def _matrices(players: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -55,9 +55,11 @@ def _crossing(rates: np.ndarray, fair: np.ndarray, grid: np.ndarray) -> np.ndarr
     return out
 
 
-def seat_handicaps(players: pd.DataFrame, max_games: int = HANDICAP_GAMES, n_boot: int = 60, seed: int = 0) -> pd.DataFrame:
-    """Per seat: equalising handicap (points) with a 95% bootstrap interval, the whole-point suggestion, and the
-    games whose result for the seat changes within a point of it ('pivotal': few means not identified).
+def seat_handicaps(players: pd.DataFrame, max_games: int = HANDICAP_GAMES, n_boot: int = 60, seed: int = 0,
+                   step: float = 1.0) -> pd.DataFrame:
+    """Per seat: equalising handicap (points) with a 95% bootstrap interval, the whole-point rounding, the
+    games whose result for the seat changes within a point of it ('pivotal': few means not identified), and a
+    handicap for all seats at once in multiples of ``step`` (the finest the rules carry: 1, or half a point).
 
     Uses the first ``max_games`` games (games are independent draws, so any subset is a fair sample).
     """
@@ -84,21 +86,22 @@ def seat_handicaps(players: pd.DataFrame, max_games: int = HANDICAP_GAMES, n_boo
         rows.append({"seat": s, "rate": float(rate[SPAN]), "handicap": est, "lo": lo, "hi": hi,
                      "suggest": int(np.round(est)) if np.isfinite(est) else None, "pivotal": pivotal})
     table = pd.DataFrame(rows)
-    joint, rates = _joint(score[:JOINT_GAMES], rank[:JOINT_GAMES], decided[:JOINT_GAMES], fair)
+    joint, rates = _joint(score[:JOINT_GAMES], rank[:JOINT_GAMES], decided[:JOINT_GAMES], fair, step)
     table["joint"], table["joint_rate"] = joint, rates
     table.attrs.update(fair=fair, games=g)
     return table
 
 
-def _joint(score: np.ndarray, rank: np.ndarray, decided: np.ndarray, fair: float, sweeps: int = 4) -> tuple[np.ndarray, np.ndarray]:
-    """Whole-point handicaps for all seats at once (seat 1 fixed at 0; only differences matter), chosen by
-    coordinate search on the squared departures from the fair share, and the win rates they give."""
+def _joint(score: np.ndarray, rank: np.ndarray, decided: np.ndarray, fair: float, step: float = 1.0,
+           sweeps: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    """Handicaps in multiples of ``step`` for all seats at once (seat 1 fixed at 0; only differences matter), chosen
+    by coordinate search on the squared departures from the fair share, and the win rates they give."""
     n = score.shape[1]
     offsets = np.zeros(n)
     for _ in range(sweeps):
         for s in range(1, n):
             best, gap = offsets[s], np.inf
-            for h in range(-SPAN, SPAN + 1):
+            for h in np.arange(-SPAN, SPAN + step / 2, step):
                 trial = offsets.copy()
                 trial[s] = h
                 rates = _shares(score, rank, decided, trial).mean(axis=0)
@@ -106,7 +109,7 @@ def _joint(score: np.ndarray, rank: np.ndarray, decided: np.ndarray, fair: float
                 if miss < gap - 1e-15:
                     best, gap = h, miss
             offsets[s] = best
-    return offsets.astype(int), _shares(score, rank, decided, offsets).mean(axis=0)
+    return offsets, _shares(score, rank, decided, offsets).mean(axis=0)
 
 
 def rescored_shares(players: pd.DataFrame, offsets: np.ndarray) -> np.ndarray:

@@ -35,6 +35,10 @@ class RulesFields:
         seat beside the ``seatK_*`` row in the game's currency), e.g. a tie priority worth half a point; none here."""
         return {}
 
+    def seat_step(self) -> float:
+        """The finest seat compensation the rules carry, in points: the smallest fractional row, else 1."""
+        return min([1.0, *self.seat_fractions().values()])
+
 
 def field_specs(rules: Any) -> dict[str, FieldSpec]:
     """Name -> declaration of every field of a Rules object or class."""
