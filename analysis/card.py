@@ -27,12 +27,14 @@ from sim.core.spec import get_game
 REPLAY_EXAMPLES = 3
 
 
-def seat_step(game: str) -> float:
-    """The finest seat compensation ``game``'s rules carry, in points (1 for a game this version cannot play)."""
+def rescoring(game: str) -> dict:
+    """How the static re-scoring of ``game`` works: the finest seat compensation its rules carry (``step``, in
+    points) and its tie columns (``ties``); whole points and the logged ranks for a game this version cannot play."""
     try:
-        return get_game(game).rules_type().seat_step()
+        spec = get_game(game)
     except PlaytestError:
-        return 1.0
+        return {"step": 1.0, "ties": ()}
+    return {"step": spec.rules_type().seat_step(), "ties": spec.tie_columns}
 
 
 @dataclass
@@ -81,7 +83,7 @@ def analyse(run: Run, min_effect: str | Threshold = "2") -> RunAnalysis:
     mixture = dict(zip(population["members"], population["weights"])) if population else None
     design = models.design_check(players, run.lineup, mixture=mixture, focal=population.get("focal"))
     model = models.fit_model(players, threshold) if design.separates else None
-    handicap = (seat_handicaps(run.head(HANDICAP_GAMES).players, HANDICAP_GAMES, step=seat_step(run.game))
+    handicap = (seat_handicaps(run.head(HANDICAP_GAMES).players, HANDICAP_GAMES, **rescoring(run.game))
                 if run.n_players > 1 and 0 < fair else None)
     return RunAnalysis(run, threshold, balance, design, model, handicap)
 

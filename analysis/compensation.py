@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import models, stats
-from analysis.card import RunAnalysis, analyse, study_args
+from analysis.card import RunAnalysis, analyse, rescoring, study_args
 from analysis.handicap import rescored_shares
 from analysis.load import in_turn_order
 from analysis.metrics import mean_se
@@ -76,7 +76,7 @@ def bonus(a: RunAnalysis) -> dict[int, float]:
 def bonus_settings(a: RunAnalysis) -> str:
     """The run's seat-bonus fields as ``name=value`` (those set)."""
     rules = a.run.manifest.get("rules") or {}
-    return ", ".join(f"{f.name}={rules[f.name]}" for _, f in _levers(a.run.game)[0] if rules.get(f.name))
+    return ", ".join(_setting(f.name, rules[f.name]) for _, f in _levers(a.run.game)[0] if rules.get(f.name))
 
 
 def units_per_point(a: RunAnalysis) -> float | None:
@@ -178,7 +178,7 @@ def verification(a: RunAnalysis, b: RunAnalysis) -> list:
     and the simulated minus the static re-scoring's prediction (paired game by game: how far play reacted)."""
     given = bonus(b)
     offsets = np.array([given.get(s, 0) for s in range(a.run.n_players)], float)
-    predicted = rescored_shares(a.run.players, offsets)
+    predicted = rescored_shares(a.run.players, offsets, rescoring(a.run.game)["ties"])
     pb = b.run.players.sort_values(["game_index", "seat"], kind="stable")
     actual = pb["win_share"].to_numpy(float).reshape(-1, b.run.n_players)
     games = np.sort(pb["game_index"].unique())

@@ -9,9 +9,13 @@ from pathlib import Path
 
 import numpy as np
 
+import pandas as pd
+
 from analysis.card import analyse
 from analysis.compensation import compensation_section, seat_fields
+from analysis.handicap import rescored_shares
 from analysis.load import Run
+from sim.bus import SPEC as BUS
 from tests.test_analysis_synth import make_run
 
 
@@ -31,6 +35,7 @@ def _with_scores(run: Run, score: np.ndarray, tie: np.ndarray, name: str | None 
     np.put_along_axis(rank, order, np.arange(1, score.shape[1] + 1)[None, :].repeat(len(score), 0), axis=1)
     p = run.players.sort_values(["game_index", "seat"]).copy()
     p["score"], p["rank"] = score.ravel(), rank.ravel()
+    p["gems"], p["points_reached_at"] = 0, tie.ravel()  # Bus's tie columns (BUS-SCORE-3) agree with ``tie``
     p["won"] = (rank == 1).astype(np.int64).ravel()
     p["win_share"] = p["won"].astype(float)
     manifest = dict(run.manifest, rules={**run.manifest["rules"], **(rules or {})})
@@ -105,3 +110,18 @@ def test_a_run_that_differs_by_more_than_the_bonus_is_not_a_verification():
                          "bus-4p-other", {"seat2_points": 2, "cubes": 18})
     text = _text(compensation_section([analyse(base), analyse(other)]))
     assert "Verification by simulation" not in text
+
+
+def test_a_tie_the_bonus_creates_goes_by_the_games_tie_breaks_not_the_old_ranks():
+    """BUS-SCORE-3 / BUS-SEAT-1 / BUS-SEAT-2: seat 4's 2 starting points bring its 5 level with seat 1's 7; Bus's tie
+    columns (more gems, then the lower disc: seat 4 reached its points first) give seat 4 the game, where the logged
+    ranks (seat 1 first on the old scores) would not; half a point more for seat 1 wins it back."""
+    players = pd.DataFrame({"game_index": 0, "seat": range(4), "score": [7, 4, 2, 5], "rank": [1, 3, 4, 2],
+                            "win_share": [1.0, 0, 0, 0], "gems": 0, "points_reached_at": [16, 20, 5, 10]})
+    assert BUS.tie_columns == ("gems", "-points_reached_at")
+    offsets = np.array([0, 0, 0, 2.0])
+    assert rescored_shares(players, offsets, BUS.tie_columns)[0].tolist() == [0, 0, 0, 1]
+    assert rescored_shares(players, offsets)[0].tolist() == [1, 0, 0, 0]  # the logged ranks' guess
+    assert rescored_shares(players, offsets + [0.5, 0, 0, 0], BUS.tie_columns)[0].tolist() == [1, 0, 0, 0]
+    players["gems"] = [1, 0, 0, 0]  # more gems comes before the disc
+    assert rescored_shares(players, offsets, BUS.tie_columns)[0].tolist() == [1, 0, 0, 0]
