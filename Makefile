@@ -114,8 +114,9 @@ reports-sweeps: $(STAMP)
 reports-balance: reports-balance-bus reports-balance-sea-trade
 
 reports-balance-bus: $(STAMP)
-	$(PLAYTEST) balance bus --players 4 --seed 1 --vary seat2_points=1,2,3 --vary seat3_points=2,3,4 \
-		--vary seat4_points=2,3,4 --budget 80000 --quiet --out runs/demo-balance-bus
+	$(PLAYTEST) balance bus --players 4 --seed 1 --vary seat2_points=1,2 --vary seat2_wins_ties=false,true \
+		--vary seat3_points=2,3 --vary seat3_wins_ties=false,true --vary seat4_points=2,3 \
+		--vary seat4_wins_ties=false,true --budget 120000 --quiet --out runs/demo-balance-bus
 	$(PLAYTEST) report runs/demo-balance-bus --out reports/balance-bus
 
 reports-balance-sea-trade: $(STAMP)

@@ -21,8 +21,20 @@ from analysis.load import Run
 from analysis.players import runs_phrase
 from analysis.sections import Plot, Section, Table, ci, turn_order
 from analysis.verdicts import Finding, Threshold, finding, parse_min_effect
+from sim.core.errors import PlaytestError
+from sim.core.spec import get_game
 
 REPLAY_EXAMPLES = 3
+
+
+def rescoring(game: str) -> dict:
+    """How the static re-scoring of ``game`` works: the finest seat compensation its rules carry (``step``, in
+    points) and its tie columns (``ties``); whole points and the logged ranks for a game this version cannot play."""
+    try:
+        spec = get_game(game)
+    except PlaytestError:
+        return {"step": 1.0, "ties": ()}
+    return {"step": spec.rules_type().seat_step(), "ties": spec.tie_columns}
 
 
 @dataclass
@@ -71,7 +83,8 @@ def analyse(run: Run, min_effect: str | Threshold = "2") -> RunAnalysis:
     mixture = dict(zip(population["members"], population["weights"])) if population else None
     design = models.design_check(players, run.lineup, mixture=mixture, focal=population.get("focal"))
     model = models.fit_model(players, threshold) if design.separates else None
-    handicap = seat_handicaps(run.head(HANDICAP_GAMES).players, HANDICAP_GAMES) if run.n_players > 1 and 0 < fair else None
+    handicap = (seat_handicaps(run.head(HANDICAP_GAMES).players, HANDICAP_GAMES, **rescoring(run.game))
+                if run.n_players > 1 and 0 < fair else None)
     return RunAnalysis(run, threshold, balance, design, model, handicap)
 
 

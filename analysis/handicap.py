@@ -1,12 +1,15 @@
 """Compensation: the points handicap per seat that would equalise win rates, from the logged scores.
 
 A handicap of h points for seat s re-ranks every decided game as if s had scored h more (ties on the
-new scores fall back to the game's own tie-breaks, i.e. the logged ranks); games without a winner keep
+new scores fall back to the game's own tie-breaks: its declared tie columns, ``GameSpec.tie_columns``, else the
+logged ranks, which are right only between seats whose old scores were level too); games without a winner keep
 none. For each seat alone, the equalising h is where its win rate crosses the fair share (interpolated
 between whole points); its interval is a Poisson bootstrap over games.
 """
 
 from __future__ import annotations
+
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -16,20 +19,38 @@ SPAN = 12
 HANDICAP_GAMES = 200_000
 """Games the handicap search uses (the run's first; games are independent draws, so any prefix is a fair sample)."""
 JOINT_GAMES = 50_000
-"""Games the whole-point search for all seats uses (a whole point moves a seat far more than their noise)."""
+"""Games the search for all seats at once uses (a step of the rules moves a seat far more than their noise)."""
 
 
-def _matrices(players: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """[games, seats] score, rank and win share, games in index order."""
+def _matrices(players: pd.DataFrame, ties: Sequence[str] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """[games, seats] score, tie order (1 = wins a tie on score) and win share, games in index order. The tie order
+    comes from the ``ties`` columns ("-name": lower wins) when the players hold them all, else the logged rank."""
     n = int(players["seat"].max()) + 1
     p = players.sort_values(["game_index", "seat"], kind="stable")
-    return (p["score"].to_numpy(np.int64).reshape(-1, n), p["rank"].to_numpy(np.int64).reshape(-1, n),
-            p["win_share"].to_numpy(float).reshape(-1, n))
+    names = [c.lstrip("-") for c in ties]
+    if ties and all(c in p.columns for c in names):
+        keys = [p[c].to_numpy(np.int64).reshape(-1, n) * (-1 if t.startswith("-") else 1) for c, t in zip(names, ties)]
+        order = _tie_order(keys)
+    else:
+        order = p["rank"].to_numpy(np.int64).reshape(-1, n)
+    return p["score"].to_numpy(np.int64).reshape(-1, n), order, p["win_share"].to_numpy(float).reshape(-1, n)
+
+
+def _tie_order(keys: Sequence[np.ndarray]) -> np.ndarray:
+    """[games, seats] competition rank by the key arrays compared in order (higher first; equal keys share)."""
+    beaten = np.zeros(keys[0].shape + keys[0].shape[1:], bool)  # [game, seat a, seat b]: b beats a
+    level = np.ones_like(beaten)
+    for k in keys:
+        a, b = k[:, :, None], k[:, None, :]
+        beaten |= level & (b > a)
+        level &= b == a
+    return 1 + beaten.sum(axis=2)
 
 
 def _shares(score: np.ndarray, rank: np.ndarray, decided: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """[games, seats] win shares when each seat scores ``offsets`` more (ties broken by the logged ranks)."""
-    key = (score + offsets[None, :]) * (rank.shape[1] + 2) - rank
+    """[games, seats] win shares when each seat scores ``offsets`` more (ties broken by the logged ranks; half a
+    point, e.g. BUS-SEAT-2's tie priority, outweighs any rank)."""
+    key = (score + offsets[None, :]) * 2 * (rank.shape[1] + 2) - rank
     top = key == key.max(axis=1, keepdims=True)
     return np.where(decided[:, None], top / top.sum(axis=1, keepdims=True), 0.0)
 
@@ -54,13 +75,15 @@ def _crossing(rates: np.ndarray, fair: np.ndarray, grid: np.ndarray) -> np.ndarr
     return out
 
 
-def seat_handicaps(players: pd.DataFrame, max_games: int = HANDICAP_GAMES, n_boot: int = 60, seed: int = 0) -> pd.DataFrame:
-    """Per seat: equalising handicap (points) with a 95% bootstrap interval, the whole-point suggestion, and the
-    games whose result for the seat changes within a point of it ('pivotal': few means not identified).
+def seat_handicaps(players: pd.DataFrame, max_games: int = HANDICAP_GAMES, n_boot: int = 60, seed: int = 0,
+                   step: float = 1.0, ties: Sequence[str] = ()) -> pd.DataFrame:
+    """Per seat: equalising handicap (points) with a 95% bootstrap interval, the whole-point rounding, the
+    games whose result for the seat changes within a point of it ('pivotal': few means not identified), and a
+    handicap for all seats at once in multiples of ``step`` (the finest the rules carry: 1, or half a point).
 
     Uses the first ``max_games`` games (games are independent draws, so any subset is a fair sample).
     """
-    score, rank, won = (x[:max_games] for x in _matrices(players))
+    score, rank, won = (x[:max_games] for x in _matrices(players, ties))
     n = score.shape[1]
     decided = won.sum(axis=1) > 0
     g = len(score)
@@ -83,33 +106,43 @@ def seat_handicaps(players: pd.DataFrame, max_games: int = HANDICAP_GAMES, n_boo
         rows.append({"seat": s, "rate": float(rate[SPAN]), "handicap": est, "lo": lo, "hi": hi,
                      "suggest": int(np.round(est)) if np.isfinite(est) else None, "pivotal": pivotal})
     table = pd.DataFrame(rows)
-    joint, rates = _joint(score[:JOINT_GAMES], rank[:JOINT_GAMES], decided[:JOINT_GAMES], fair)
+    joint, rates = _joint(score[:JOINT_GAMES], rank[:JOINT_GAMES], decided[:JOINT_GAMES], fair, step)
     table["joint"], table["joint_rate"] = joint, rates
     table.attrs.update(fair=fair, games=g)
     return table
 
 
-def _joint(score: np.ndarray, rank: np.ndarray, decided: np.ndarray, fair: float, sweeps: int = 4) -> tuple[np.ndarray, np.ndarray]:
-    """Whole-point handicaps for all seats at once (seat 1 fixed at 0; only differences matter), chosen by
-    coordinate search on the squared departures from the fair share, and the win rates they give."""
+def _joint(score: np.ndarray, rank: np.ndarray, decided: np.ndarray, fair: float, step: float = 1.0,
+           sweeps: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    """Handicaps in multiples of ``step`` for all seats at once (seat 1 fixed at 0; only differences matter), chosen
+    by coordinate search on the squared departures from the fair share, with a move of all other seats together
+    (the only way to move seat 1, which one seat at a time can miss), and the win rates they give."""
     n = score.shape[1]
+
+    def miss(trial: np.ndarray) -> float:
+        return float(((_shares(score, rank, decided, trial).mean(axis=0) - fair) ** 2).sum())
+
     offsets = np.zeros(n)
+    gap = miss(offsets)
     for _ in range(sweeps):
         for s in range(1, n):
-            best, gap = offsets[s], np.inf
-            for h in range(-SPAN, SPAN + 1):
+            for h in np.arange(-SPAN, SPAN + step / 2, step):
                 trial = offsets.copy()
                 trial[s] = h
-                rates = _shares(score, rank, decided, trial).mean(axis=0)
-                miss = float(((rates - fair) ** 2).sum())
-                if miss < gap - 1e-15:
-                    best, gap = h, miss
-            offsets[s] = best
-    return offsets.astype(int), _shares(score, rank, decided, offsets).mean(axis=0)
+                if (m := miss(trial)) < gap - 1e-15:
+                    offsets, gap = trial, m
+        for shift in (step, -step):
+            while True:
+                trial = offsets.copy()
+                trial[1:] += shift
+                if np.abs(trial).max() > SPAN or (m := miss(trial)) >= gap - 1e-15:
+                    break
+                offsets, gap = trial, m
+    return offsets, _shares(score, rank, decided, offsets).mean(axis=0)
 
 
-def rescored_shares(players: pd.DataFrame, offsets: np.ndarray) -> np.ndarray:
+def rescored_shares(players: pd.DataFrame, offsets: np.ndarray, ties: Sequence[str] = ()) -> np.ndarray:
     """[games, seats] win shares, games in index order, when each seat's logged score moves by ``offsets`` (the
-    static re-scoring a seat bonus predicts if no one plays differently)."""
-    score, rank, won = _matrices(players)
+    static re-scoring a seat bonus predicts if no one plays differently; ``ties``: the game's tie columns)."""
+    score, rank, won = _matrices(players, ties)
     return _shares(score, rank, won.sum(axis=1) > 0, np.asarray(offsets, float))

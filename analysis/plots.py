@@ -7,6 +7,7 @@ leak no global state and notebooks keep their own backend.
 from __future__ import annotations
 
 import io
+import textwrap
 from typing import Sequence
 
 import numpy as np
@@ -17,6 +18,8 @@ from matplotlib.figure import Figure
 from analysis.aggregate import quantiles
 from analysis.stats import SeatBalance, seat_label
 
+LEGEND_WRAP = 100
+"""Characters per legend line: a long variant label (several rules fields) wraps instead of leaving the figure."""
 EXPECTED_STYLE = {"color": "tab:red", "linestyle": "--", "linewidth": 1.2}
 
 
@@ -270,22 +273,26 @@ def convergence(curve: pd.DataFrame, fair: float, title: str) -> Figure:
 def seat_gaps(labels: Sequence[str], findings: Sequence[Sequence], threshold: float) -> Figure:
     """Each seat's win rate minus the fair share (points, 95% intervals), one series per variant, the ± threshold
     shaded: the balance search's answer at a glance."""
-    fig = new_figure(8.0, 4.2 + 0.15 * len(labels))
+    names = [textwrap.fill(label if i else f"{label} (rules as printed)", LEGEND_WRAP)
+             for i, label in enumerate(labels)]
+    ncol = 2 if all("\n" not in n and len(n) <= LEGEND_WRAP // 2 for n in names) else 1
+    lines = sum(n.count("\n") + 1 for n in names) / ncol
+    fig = new_figure(8.0, 4.5 + 0.22 * lines)
     ax = fig.add_subplot()
     k = len(labels)
     width = 0.7 / max(k, 1)
     n_seats = max((len(f) for f in findings), default=0)
     ax.axhspan(-threshold, threshold, color="tab:green", alpha=0.12, linewidth=0, label=f"± {threshold:g} pts")
     ax.axhline(0.0, **EXPECTED_STYLE, label="fair share")
-    for i, (label, fs) in enumerate(zip(labels, findings)):
+    for i, (label, fs) in enumerate(zip(names, findings)):
         est = np.array([f.estimate for f in fs])
         lo, hi = np.array([f.lo for f in fs]), np.array([f.hi for f in fs])
         x = np.arange(len(fs)) + (i - (k - 1) / 2) * width
         ax.errorbar(x, est, yerr=np.clip(np.vstack([est - lo, hi - est]), 0, None), fmt="o", capsize=3,
-                    label=label if i else f"{label} (rules as printed)")
+                    label=label)
     ax.set_xticks(range(n_seats), [str(s + 1) for s in range(n_seats)])
     ax.set_xlabel("seat")
     ax.set_ylabel("win rate minus fair share (pts)")
     ax.set_title("Seat effects on fresh seeds, 95% intervals")
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=ncol)
     return fig

@@ -132,3 +132,17 @@ def test_starting_player_rounds_are_adjusted_for_the_seat():
     raw = float(frame.loc["4", "vs expected"].split()[0])
     adjusted = frame.loc["4", "adjusted for seat and strategy, vs 0 rounds [95% CI]"]
     assert raw > 10 and not adjusted.endswith("large") and abs(float(adjusted.split()[0])) < 3
+
+
+def test_bus_tie_priority_row_shows_only_when_a_seat_had_it():
+    """BUS-SCORE-3 / BUS-SEAT-2: the tie-break table names the four rulebook outcomes, and the seat tie priority
+    (code 4) only in a run where it decided games."""
+    run = make_run("bus", n_players=4, n_games=1000, seed=19)
+
+    def rows() -> pd.DataFrame:
+        return [t for t in _tables(bus.end_conditions(run)) if "tie-break used" in t.columns][0]
+
+    assert list(rows()["tie-break used"]) == ["none", "gems", "disc stack", "shared"]
+    run.games["tie_break"] = np.where(np.arange(run.n_games) % 10 == 0, 4, run.games["tie_break"])
+    table = rows().set_index("tie-break used")
+    assert table.loc["seat tie priority", "games"] == "100"

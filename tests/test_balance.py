@@ -1,4 +1,4 @@
-"""Seat compensation as rules (ST-SEAT-1, BUS-SEAT-1) and `playtest balance`: the race, refusals, resume."""
+"""Seat compensation as rules (ST-SEAT-1, BUS-SEAT-1, BUS-SEAT-2) and `playtest balance`: the race, refusals, resume."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from sim.bus import engine as E
 from sim.bus.position import Position
 from sim.bus.rules import Rules as BusRules
 from sim.cli import main
@@ -57,6 +58,32 @@ def test_bus_seat_points_count_in_the_score_and_a_start_disc_is_lowest():
         pos.score(p, points, 0, at)
     ranks, tie = pos.ranking()
     assert ranks[:2] == [2, 1] and tie == 2  # 2 = 0 + 2: seat 2's disc sat there first
+
+
+def _tied(rules: BusRules, table) -> tuple[list[int], int]:
+    pos = Position(4, rules)
+    for p, (points, gems, at) in enumerate(table):
+        pos.score(p, points, gems, at)
+    return pos.ranking()
+
+
+def test_bus_seat_tie_priority_wins_an_equal_score_before_gems_and_is_half_a_point():
+    """BUS-SEAT-2 / BUS-SCORE-3: a seat that wins ties beats an equal final score before gems (tie-break code 4),
+    still loses to one more point, and two such seats fall back to gems; the bots' "I would win alone" reads it."""
+    # seat 1: 3 - 1 gem = 2; seat 4: 0 + 2 starting points = 2 with no gem; seats 2 and 3 trail
+    table = [(3, 1, 9), (1, 0, 4), (0, 0, 0), (0, 0, 0)]
+    assert _tied(BusRules(seat4_points=2), table) == ([1, 3, 4, 2], 1)  # the rulebook: seat 1's gem wins
+    with_priority = BusRules(seat4_points=2, seat4_wins_ties=True)
+    assert _tied(with_priority, table) == ([2, 3, 4, 1], 4)  # 2 + half a point > 2
+    assert _tied(with_priority, [(4, 1, 9), *table[1:]]) == ([1, 3, 4, 2], 0)  # 3 > 2 + half a point
+    both = BusRules(seat3_points=3, seat3_wins_ties=True, seat4_points=2, seat4_wins_ties=True)
+    ranks, tie = _tied(both, [(3, 1, 9), (1, 0, 4), (0, 1, 0), (0, 0, 0)])  # seats 3 and 4 both at 2 and a half
+    assert ranks == [3, 4, 1, 2] and tie == 1  # seat 3's gem
+    for rules, alone in ((BusRules(seat4_points=2), True), (with_priority, False)):
+        pos = Position(4, rules)
+        for p, (points, gems, at) in enumerate([(3, 0, 9), *table[1:]]):
+            pos.score(p, points, gems, at)
+        assert E.would_win_alone(pos.ks, 0, 1) == alone  # seat 1 at 3 taking the last gem: 2, and the gem tie-break
 
 
 def test_refusals_are_one_line(capsys, tmp_path):

@@ -20,8 +20,8 @@ SINGLE_SLOT = {"bus": "Buy a bus", "clock": "Clock", "start": "Starting player"}
 SLOTS = "abcdef"
 PLAYER_ACTIONS = {"act_exp": "Line expansion", "act_bus": "Buy a bus", "act_pax": "New passengers",
                   "act_bld": "New buildings", "act_clock": "Clock", "act_vroom": "Vrroomm!", "act_start": "Starting player"}
-TIE_BREAKS = ("none", "gems", "disc stack", "shared")
-"""tie_break codes 0..3 (BUS-SCORE-3)."""
+TIE_BREAKS = ("none", "gems", "disc stack", "shared", "seat tie priority")
+"""tie_break codes 0..3 (BUS-SCORE-3) and 4 (BUS-SEAT-2: only in runs that give a seat the tie priority)."""
 
 
 def _need(run: Run, kind: str, columns: Sequence[str], what: str, blocks: list[Block]) -> bool:
@@ -168,8 +168,9 @@ def end_conditions(run: Run) -> Section:
                         "Score margin between first and second place under each end condition."))
     if _need(run, "games", ("tie_break",), "tie-break use", blocks):
         codes = _histogram(run, "tie_break")
-        named = codes.groupby([TIE_BREAKS[int(k)] if 0 <= int(k) < 4 else str(k) for k in codes.index]).sum()
-        t = stats.proportion_table_counts(named, list(TIE_BREAKS))
+        named = codes.groupby([TIE_BREAKS[int(k)] if 0 <= int(k) < len(TIE_BREAKS) else str(k)
+                               for k in codes.index]).sum()
+        t = stats.proportion_table_counts(named, [b for b in TIE_BREAKS if b in named.index or b != TIE_BREAKS[4]])
         blocks.append(Table(pd.DataFrame({"tie-break used": t.index, "games": [f"{c:,}" for c in t["count"]],
                                           "share [95% CI]": [ci(r["share"], r["lo"], r["hi"]) for _, r in t.iterrows()]}),
                             "How the winner was decided (BUS-SCORE-3)."))

@@ -30,6 +30,7 @@ SPEC = GameSpec(
     max_options=max_options,
     option_width=3,
     n_keys=3,
+    tie_columns=("gems", "-points_reached_at"),  # BUS-SCORE-3: more gems, then the lowest disc
     render=render_game,
     load_data=lambda rules: kernel_board(load_board(rules.board)),
     check_rules=check_rules,

@@ -73,6 +73,13 @@ def score_of(s: State, p: int) -> int:
 
 
 @njit(cache=True)
+def rank_score(s: State, p: int) -> int:
+    """The first ranking key in half points: twice the score, plus 1 when the seat wins exact ties on it (BUS-SEAT-2,
+    0 in the rulebook), so such a seat beats an equal score before gems and ties only another such seat."""
+    return 2 * score_of(s, p) + seat_bonus(s.rules, R.seat2_wins_ties, p)
+
+
+@njit(cache=True)
 def lead_of(s: State, p: int) -> int:
     """My score minus the best opponent score."""
     best = -(1 << 30)
@@ -433,13 +440,13 @@ def my_slots(s: State, m: int, p: int) -> int:
 
 @njit(cache=True)
 def would_win_alone(s: State, p: int, extra_gems: int) -> bool:
-    """p ranks strictly first if the game ended now with ``extra_gems`` more gems for p (BUS-SCORE-2/3)."""
-    sp = score_of(s, p) - extra_gems
+    """p ranks strictly first if the game ended now with ``extra_gems`` more gems for p (BUS-SCORE-2/3, BUS-SEAT-2)."""
+    sp = rank_score(s, p) - 2 * extra_gems
     gp = s.pl[p, PL.gems] + extra_gems
     for q in range(s.meta[M.n_players]):
         if q == p:
             continue
-        sq = score_of(s, q)
+        sq = rank_score(s, q)
         if sq > sp:
             return False
         if sq == sp:
@@ -917,10 +924,11 @@ def check_invariants(s: State, b: Board) -> None:
 
 @njit(cache=True)
 def final_scoring(s: State) -> None:
-    """BUS-SCORE-2..4: points - gems, then more gems, then lowest disc (earliest final points), else shared."""
+    """BUS-SCORE-2..4: points - gems, then more gems, then lowest disc (earliest final points), else shared; a seat
+    that wins ties (BUS-SEAT-2) beats an equal score first (tie-break code 4 when that alone decided first place)."""
     n = s.meta[M.n_players]
     for p in range(n):
-        s.keys[p, 0] = score_of(s, p)
+        s.keys[p, 0] = rank_score(s, p)
         s.keys[p, 1] = s.pl[p, PL.gems]
         s.keys[p, 2] = -s.pl[p, PL.at]
     rank_seats(s.keys, n, s.rank)
@@ -948,6 +956,10 @@ def final_scoring(s: State) -> None:
                 if s.keys[p, 0] == best and s.keys[p, 1] == best_g and s.keys[p, 2] == best_at:
                     n_at += 1
             tie = 2 if n_at == 1 else 3
+    else:
+        for p in range(n):
+            if s.keys[p, 0] == best - 1 and (best & 1) == 1:  # the same score, no tie priority
+                tie = 4
     s.g[GS.tie_break] = tie
     for p in range(n):
         event(s, p, EV.score, s.pl[p, PL.points], s.pl[p, PL.gems], score_of(s, p), s.rank[p])

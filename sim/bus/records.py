@@ -35,7 +35,8 @@ _GAME = [
     ("vroom_house", "Vrroomm! steps (rounds reaching step 6) with target House"),
     ("vroom_office", "Vrroomm! steps with target Office"),
     ("vroom_pub", "Vrroomm! steps with target Pub"),
-    ("tie_break", "0 no tie for first, 1 decided by gems, 2 by disc stack, 3 shared"),
+    ("tie_break", "0 no tie for first, 1 decided by gems, 2 by disc stack, 3 shared, 4 by a seat's tie priority "
+                  "(BUS-SEAT-2)"),
     ("cubes_placed", "action cubes placed by all players"),
     ("wasted_cubes", "cubes that did nothing: amount 0 or nothing possible, Vrroomm! with d=0, lost to time collapse"),
     *[(f"cubes_{a}_{k}", f"cubes placed on slot {'abcdef'[k]} of {a}") for a in ACT_KEYS for k in range(6)],

@@ -14,6 +14,8 @@ MAX_SLOTS = 8
 MAX_SEATS = 5
 SEAT_POINTS_MAX = 10
 """Most starting points a seat may get (BUS-SEAT-1: seat compensation, not in the rulebook)."""
+WINS_TIES = "wins exact ties on final score, before gems (half a point)"
+"""BUS-SEAT-2: the tie priority, the half point of seat compensation (not in the rulebook)."""
 
 
 def short_seats(text: str) -> tuple[int, ...]:
@@ -73,10 +75,18 @@ class Rules(RulesFields):
     seat3_points: int = field(0, ge=0, le=SEAT_POINTS_MAX, rule="BUS-SEAT-1", doc="starting points for seat 3")
     seat4_points: int = field(0, ge=0, le=SEAT_POINTS_MAX, rule="BUS-SEAT-1", doc="starting points for seat 4")
     seat5_points: int = field(0, ge=0, le=SEAT_POINTS_MAX, rule="BUS-SEAT-1", doc="starting points for seat 5")
+    seat2_wins_ties: bool = field(False, rule="BUS-SEAT-2", doc=f"seat 2 {WINS_TIES}")
+    seat3_wins_ties: bool = field(False, rule="BUS-SEAT-2", doc=f"seat 3 {WINS_TIES}")
+    seat4_wins_ties: bool = field(False, rule="BUS-SEAT-2", doc=f"seat 4 {WINS_TIES}")
+    seat5_wins_ties: bool = field(False, rule="BUS-SEAT-2", doc=f"seat 5 {WINS_TIES}")
 
     def seat_units_per_point(self) -> float:
         """BUS-SEAT-1: the starting points are points."""
         return 1.0
+
+    def seat_fractions(self) -> dict[str, float]:
+        """BUS-SEAT-2: winning exact ties on final score (before gems) is worth half a point."""
+        return {"wins_ties": 0.5}
 
     def gems(self, n_players: int) -> int:
         """Gems on the clock at setup (BUS-SETUP-3)."""

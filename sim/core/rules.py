@@ -30,6 +30,15 @@ class RulesFields:
         the rulebook gives no exchange rate; the compensation section turns a points handicap into a setting by it."""
         return None
 
+    def seat_fractions(self) -> dict[str, float]:
+        """Seat-compensation rows worth a fixed part of a point, by field suffix (a bool ``seatK_<suffix>`` per
+        seat beside the ``seatK_*`` row in the game's currency), e.g. a tie priority worth half a point; none here."""
+        return {}
+
+    def seat_step(self) -> float:
+        """The finest seat compensation the rules carry, in points: the smallest fractional row, else 1."""
+        return min([1.0, *self.seat_fractions().values()])
+
 
 def field_specs(rules: Any) -> dict[str, FieldSpec]:
     """Name -> declaration of every field of a Rules object or class."""

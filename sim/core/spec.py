@@ -99,6 +99,10 @@ class GameSpec:
     """A player column holding each player's place in turn order (0 = first), for a game that draws its first
     player at random: its seat compensation (``seatK_*``) counts seats in that order, and the compensation and
     balance analyses read seats from this column instead of the table position."""
+    tie_columns: tuple[str, ...] = ()
+    """Player columns that order seats tied on final score as the game's tie-breaks do, most significant first,
+    higher wins ("-name": lower wins). The static re-scoring (``analysis.handicap``) orders the seats a handicap
+    brings level by them; without them it falls back to the logged ranks, which also reflect the old scores."""
     chunk_size: int = 5_000
     """Games per part (one kernel call, one Parquet file per table). Small enough that the workers finish
     together: the last part of a run keeps one worker busy alone for a part's time (about 1 s here)."""
