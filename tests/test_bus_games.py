@@ -232,12 +232,19 @@ def test_records_columns_and_ranks():
 
 
 def test_replay_is_readable():
-    """Replay mentions the setup, planning, each resolved action, lines, the clock, deliveries and the end."""
+    """Replay mentions the setup, planning, each resolved action, lines, the clock, deliveries and the end; the
+    planning and resolution headers come once per round, each after the round's own line."""
     table = SPEC.strategies.table(HEUR[:4])
     text = SPEC.replay(Rules(), 4, np.arange(4), 2, 3, table, HEUR[:4])
     for needle in ("== Setup ==", "lays the first stick", "Planning:", "Resolution:", "Line expansion slot",
-                   "5. Clock", "line of seat", "== Game over", "points -", "Winner" if "Winner" in text else "shared"):
+                   "5. Clock", "line of seat", "== Game over", "points -", "Final: seat 0"):
         assert needle in text
+    lines = text.splitlines()
+    rounds = [i for i, line in enumerate(lines) if line.startswith("== Round ")]
+    assert len(rounds) > 1
+    for start, end in zip(rounds, rounds[1:] + [len(lines)]):
+        headers = [line for line in lines[start + 1:end] if line in (" Planning:", " Resolution:")]
+        assert lines[start + 1] == " Planning:" and headers == [" Planning:", " Resolution:"]
 
 
 def test_rules_validation_and_board_loader(tmp_path):

@@ -68,3 +68,28 @@ def test_event_texts_take_the_games_context_and_may_leave_an_event_out():
     lines = render_events(traced, "Toy", texts, context=lambda t: {1: f"{t.names[0]} sails to Rome"}).splitlines()
     assert lines[1:] == ["--- setup", "--- round 1", "a sails to Rome",
                          "Final: seat 0 (a) score 3, rank 2, seat 1 (b) score 9, rank 1"]
+
+
+def test_sections_head_the_events_when_they_change():
+    """A game's ``sections`` replace the round markers: a header is written before an event whose section differs
+    from the last header written; an event type without a section stays under the last header. On a Pig game
+    with a header per seat's turn for rolls and busts (holds have none), the headers are the changes of seat."""
+    from sim.pig.schema import EV, EVENT_TEXTS
+
+    names = ["hold20", "cautious"]
+    traced = PIG.trace(PIG.rules_type(), 2, np.arange(2), 0, 3, PIG.strategies.table(names), names)
+    turns = {EV.roll: "-- {seat}'s turn", EV.bust: lambda ctx, row: f"-- seat {row[1]}'s turn"}
+    lines = render_events(traced, "Pig", EVENT_TEXTS, sections=turns).splitlines()
+    plain = render_events(traced, "Pig", EVENT_TEXTS).splitlines()
+    assert [line for line in lines if not line.startswith("-- ")] == [line for line in plain
+                                                                        if not line.startswith("--- ")]
+    expected, last = [], None
+    for _rnd, seat, kind, *_ in traced.events.tolist():
+        header = last if kind == EV.hold else f"-- seat {seat}'s turn"
+        if header != last:
+            expected.append(header)
+            last = header
+    assert len(expected) > 2 and [line for line in lines if line.startswith("-- ")] == expected
+    for i, line in enumerate(lines):
+        if line.startswith("-- "):
+            assert lines[i + 1].startswith(line[3:9] + " rolls")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple, Sequence
 
-from sim.core.replay import EventText, event_renderer
+from sim.core.replay import EventText, event_renderer, label, seat_labels
 from sim.core.spec import Traced
 from sim.seven_wonders.data import PENALTY, kernel_data
 from sim.seven_wonders.events import EV
@@ -30,13 +30,12 @@ class Lookup(NamedTuple):
         return self.data.tile_labels[t] if 0 <= t < len(self.data.tile_labels) else f"tile {t + 1}"
 
     def who(self, seat: int) -> str:
-        return self.seats[seat] if 0 <= seat < len(self.seats) else ""
+        return label(self.seats, seat)
 
 
 def lookup(traced: Traced) -> Lookup:
     """The game's names (they ride on the data handle) and its seats, the Free City third in a 2-player game."""
-    n = len(traced.names)
-    seats = [f"seat {p} ({traced.names[p]})" for p in range(n)] + (["the Free City"] if n == 2 else [])
+    seats = seat_labels(traced) + (["the Free City"] if len(traced.names) == 2 else [])
     return Lookup(kernel_data(traced.rules.data or None), seats)
 
 
