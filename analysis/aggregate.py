@@ -4,32 +4,74 @@ the sums, never every game, and a frame in memory is one chunk, so both paths gi
 
 from __future__ import annotations
 
+import copy
+import functools
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Hashable, Iterable, Protocol, Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
 
+class Accumulator(Protocol):
+    """A statistic summed chunk by chunk: ``add`` each chunk in order, then ``result``. Several fed by one ``scan``
+    share a pass over the parts (each part read and decoded once for all of them)."""
+
+    def add(self, chunk: pd.DataFrame) -> None: ...
+
+    def result(self) -> Any: ...
+
+
+def scan(frames: Iterable[pd.DataFrame], *accumulators: Accumulator) -> list:
+    """Feed every frame to each accumulator in turn (one pass for them all); their results, in order."""
+    for f in frames:
+        for a in accumulators:
+            a.add(f)
+    return [a.result() for a in accumulators]
+
+
+class Mapped:
+    """An accumulator fed ``fn(chunk)`` instead of the chunk (e.g. a column derived from the chunk's rows)."""
+
+    def __init__(self, fn: Callable[[pd.DataFrame], pd.DataFrame], inner: Accumulator) -> None:
+        self.fn, self.inner = fn, inner
+
+    def add(self, chunk: pd.DataFrame) -> None:
+        self.inner.add(self.fn(chunk))
+
+    def result(self) -> Any:
+        return self.inner.result()
+
+
+class Counts:
+    """``value_counts`` as an accumulator."""
+
+    def __init__(self, keys: Sequence[str], sort: bool = True) -> None:
+        self.keys, self.sort, self.pieces = list(keys), sort, []
+
+    def add(self, f: pd.DataFrame) -> None:
+        if not len(f):
+            return
+        c = f.groupby(self.keys, observed=True, sort=False, dropna=False).size().reset_index(name="n")
+        for k in self.keys:
+            if isinstance(c[k].dtype, pd.CategoricalDtype):
+                c[k] = c[k].astype(str)
+        self.pieces.append(c)
+
+    def result(self) -> pd.DataFrame:
+        keys = self.keys
+        if not self.pieces:
+            return pd.DataFrame({**{k: [] for k in keys}, "n": np.zeros(0, np.int64)})
+        out = pd.concat(self.pieces, ignore_index=True).groupby(keys, sort=self.sort, dropna=False)["n"].sum().reset_index()
+        out["n"] = out["n"].astype(np.int64)
+        return out
+
+
 def value_counts(frames: Iterable[pd.DataFrame], keys: Sequence[str], sort: bool = True) -> pd.DataFrame:
     """Each distinct combination of ``keys`` with its number of rows (column ``n``), over every frame, sorted (or
     in order of first appearance); categorical keys come back as strings (parts carry their own categories)."""
-    keys = list(keys)
-    pieces = []
-    for f in frames:
-        if not len(f):
-            continue
-        c = f.groupby(keys, observed=True, sort=False, dropna=False).size().reset_index(name="n")
-        for k in keys:
-            if isinstance(c[k].dtype, pd.CategoricalDtype):
-                c[k] = c[k].astype(str)
-        pieces.append(c)
-    if not pieces:
-        return pd.DataFrame({**{k: [] for k in keys}, "n": np.zeros(0, np.int64)})
-    out = pd.concat(pieces, ignore_index=True).groupby(keys, sort=sort, dropna=False)["n"].sum().reset_index()
-    out["n"] = out["n"].astype(np.int64)
-    return out
+    return scan(frames, Counts(keys, sort))[0]
 
 
 def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -112,39 +154,85 @@ def _game_sums(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
     return np.add.reduceat(values, starts, axis=0)
 
 
+class Gram:
+    """X'X, X'y, rows and games of a design, as an accumulator (``gram``)."""
+
+    def __init__(self, design: Design) -> None:
+        self.design, self.xtx, self.xty, self.n, self.games = design, None, None, 0, 0
+
+    def add(self, chunk: pd.DataFrame) -> None:
+        y, x, g = self.design(chunk)
+        if self.xtx is None:
+            self.xtx, self.xty = np.zeros((x.shape[1], x.shape[1])), np.zeros(x.shape[1])
+        self.xtx += x.T @ x
+        self.xty += x.T @ y
+        self.n += len(y)
+        self.games += int(len(g) and 1 + np.count_nonzero(g[1:] != g[:-1]))
+
+    def result(self) -> tuple[np.ndarray, np.ndarray, int, int]:
+        return self.xtx, self.xty, self.n, self.games
+
+
 def gram(chunks: Callable[[], Iterable[pd.DataFrame]], design: Design) -> tuple[np.ndarray, np.ndarray, int, int]:
     """X'X, X'y, rows and games over every chunk (one pass)."""
-    xtx = xty = None
-    n = games = 0
-    for chunk in chunks():
-        y, x, g = design(chunk)
-        if xtx is None:
-            xtx, xty = np.zeros((x.shape[1], x.shape[1])), np.zeros(x.shape[1])
-        xtx += x.T @ x
-        xty += x.T @ y
-        n += len(y)
-        games += int(len(g) and 1 + np.count_nonzero(g[1:] != g[:-1]))
-    return xtx, xty, n, games
+    return scan(chunks(), Gram(design))[0]
+
+
+class Scores:
+    """The second pass of ``cluster_fit`` as an accumulator: the coefficients from a ``gram``'s sums (``keep``: the
+    columns of X to use), then the per-game scores' outer products at them; ``result`` is the ``ClusterFit``."""
+
+    def __init__(self, design: Design, stats: tuple[np.ndarray, np.ndarray, int, int],
+                 keep: Sequence[int] | None = None) -> None:
+        xtx, xty, self.n, self.games = stats
+        self.cols = np.arange(len(xty)) if keep is None else np.asarray(keep)
+        xtx, xty = xtx[np.ix_(self.cols, self.cols)], xty[self.cols]
+        self.design, self.inv = design, np.linalg.pinv(xtx)
+        self.beta = self.inv @ xty
+        self.meat = np.zeros_like(xtx)
+
+    def add(self, chunk: pd.DataFrame) -> None:
+        y, x, g = self.design(chunk)
+        x = x[:, self.cols]
+        u = _game_sums(x * (y - x @ self.beta)[:, None], g)
+        self.meat += u.T @ u
+
+    def result(self) -> ClusterFit:
+        k, n, games = len(self.cols), self.n, self.games
+        cov = self.inv @ self.meat @ self.inv * (games / (games - 1)) * ((n - 1) / (n - k))
+        return ClusterFit(self.beta, cov, n, games)
 
 
 def cluster_fit(chunks: Callable[[], Iterable[pd.DataFrame]], design: Design, keep: Sequence[int] | None = None,
                 stats: tuple[np.ndarray, np.ndarray, int, int] | None = None) -> ClusterFit:
     """Game-clustered OLS over every chunk in two passes (coefficients, then the scores at them); ``keep``: the
     columns of X to use (e.g. ``independent_columns`` of the Gram matrix), ``stats``: a ``gram`` already summed."""
-    xtx, xty, n, games = stats if stats is not None else gram(chunks, design)
-    cols = np.arange(len(xty)) if keep is None else np.asarray(keep)
-    xtx, xty = xtx[np.ix_(cols, cols)], xty[cols]
-    inv = np.linalg.pinv(xtx)
-    beta = inv @ xty
-    meat = np.zeros_like(xtx)
-    for chunk in chunks():
-        y, x, g = design(chunk)
-        x = x[:, cols]
-        u = _game_sums(x * (y - x @ beta)[:, None], g)
-        meat += u.T @ u
-    k = len(cols)
-    cov = inv @ meat @ inv * (games / (games - 1)) * ((n - 1) / (n - k))
-    return ClusterFit(beta, cov, n, games)
+    return scan(chunks(), Scores(design, stats if stats is not None else gram(chunks, design), keep))[0]
+
+
+class Stream:
+    """Rows of a stored run, chunk by chunk: calling it yields them anew (``Rows``). It carries a key (what is read)
+    and its run's memo, so a ``memoized`` statistic of the same rows is computed in one pass per report."""
+
+    def __init__(self, source: Callable[[], Iterable[pd.DataFrame]], key: Hashable, memo: dict) -> None:
+        self._source, self.key, self.memo = source, key, memo
+
+    def __call__(self) -> Iterable[pd.DataFrame]:
+        return self._source()
+
+
+def memoized(fn: Callable) -> Callable:
+    """``fn(rows, *args)`` computed once per ``Stream`` key and arguments (the run's memo keeps the result and hands out
+    copies); rows in memory, or a plain function of chunks, are computed each time."""
+    @functools.wraps(fn)
+    def wrapper(rows, *args, **kwargs):
+        if not isinstance(rows, Stream):
+            return fn(rows, *args, **kwargs)
+        key = (fn.__module__, fn.__qualname__, rows.key, args, tuple(sorted(kwargs.items())))
+        if key not in rows.memo:
+            rows.memo[key] = fn(rows, *args, **kwargs)
+        return copy.deepcopy(rows.memo[key])
+    return wrapper
 
 
 Rows = "pd.DataFrame | Callable[[], Iterable[pd.DataFrame]]"
@@ -159,7 +247,26 @@ def chunks(rows) -> Iterable[pd.DataFrame]:
 
 def keyed(values: pd.Series) -> np.ndarray:
     """A grouping key's values as plain numpy (categories as their strings, so chunks' categories agree)."""
-    return values.astype(str).to_numpy() if isinstance(values.dtype, pd.CategoricalDtype) else values.to_numpy()
+    if not isinstance(values.dtype, pd.CategoricalDtype):
+        return values.to_numpy()
+    cat = values.array
+    if cat.codes.size and cat.codes.min() < 0:  # a missing value: as astype(str) spells it
+        return values.astype(str).to_numpy()
+    return cat.categories.astype(str).to_numpy()[cat.codes]  # each category's string once, not once per row
+
+
+def codes_of(values: pd.Series, names: Sequence[str] | None = None) -> tuple[np.ndarray, list[str]]:
+    """Codes (int64, -1 for a value not in ``names``) of the values read as strings, and ``names`` (default: the
+    values present, sorted): ``pd.Categorical(values.astype(str), categories=names)`` without a string per row."""
+    if not isinstance(values.dtype, pd.CategoricalDtype) or (values.array.codes.size and values.array.codes.min() < 0):
+        cat = pd.Categorical(values.astype(str), categories=names)
+        return np.asarray(cat.codes, np.int64), [str(c) for c in cat.categories]
+    cat = values.array
+    own = cat.categories.astype(str)
+    if names is None:
+        names = sorted(own[np.unique(cat.codes)])
+    lookup = pd.Index(list(names)).get_indexer(own)
+    return lookup.astype(np.int64)[cat.codes], [str(c) for c in names]
 
 
 def head_rows(rows, n_games: int) -> pd.DataFrame:

@@ -159,7 +159,12 @@ class Degenerate:
 
 
 def count_degenerate(run: Run) -> Degenerate:
-    """Count the flags chunk by chunk, keeping the first REPLAY_EXAMPLES degenerate games."""
+    """Count the flags chunk by chunk, keeping the first REPLAY_EXAMPLES degenerate games (once per run)."""
+    return run.cached(("degenerate",), lambda: _count_degenerate(run))
+
+
+def _count_degenerate(run: Run) -> Degenerate:
+    """One pass over the end reasons, scores and win shares."""
     totals = np.zeros(5, np.int64)
     examples: list[int] = []
     for g, p in run.chunks(["end_reason"], ["score", "win_share"]):

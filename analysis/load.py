@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+import copy
+from typing import Any, Callable, Hashable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -12,7 +13,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from pandas.api.types import union_categoricals
 
-from analysis.aggregate import chunks, value_counts
+from analysis.aggregate import Counts, Stream, chunks, scan, value_counts
 from sim.core.errors import PlaytestError
 from sim.logs import MANIFEST, sha256
 from sim.logs import read_manifest as logs_read_manifest
@@ -42,6 +43,9 @@ class Run:
         self._frames: dict[str, pd.DataFrame | None] = {"games": games, "players": players}
         self._parts = list(parts)
         self._columns = columns or {"games": None, "players": None}
+        self._schema: dict[str, list[str]] = {}
+        self.memo: dict = {}
+        """Statistics of the stored rows, each computed in one pass (``aggregate.memoized``, ``Run.cached``)."""
 
     def _frame(self, kind: str) -> pd.DataFrame:
         frame = self._frames[kind]
@@ -57,6 +61,7 @@ class Run:
     @games.setter
     def games(self, frame: pd.DataFrame) -> None:
         self._frames["games"] = frame
+        self.memo.clear()
 
     @property
     def players(self) -> pd.DataFrame:
@@ -65,6 +70,7 @@ class Run:
     @players.setter
     def players(self, frame: pd.DataFrame) -> None:
         self._frames["players"] = frame
+        self.memo.clear()
 
     @property
     def stored(self) -> bool:
@@ -87,30 +93,54 @@ class Run:
         batch: list[pd.DataFrame] = []
         games = 0
         for i, entry in enumerate(self._parts):
-            batch.append(_part_frame(self.run_dir, entry, kind, _wanted(columns, self._columns[kind])))
+            batch.append(_part_frame(self.run_dir, entry, kind, _wanted(columns, self._columns[kind]), self._names(kind)))
             games += int(entry[kind].get("rows", len(batch[-1]))) // (1 if kind == "games" else self.n_players)
             if games >= CHUNK_GAMES or i == len(self._parts) - 1:
                 yield _sorted(kind, _concat(batch))
                 batch, games = [], 0
 
+    def _names(self, kind: str) -> list[str]:
+        """Every column of the ``kind`` parts (the same in each part: ``load_run`` checked), read once."""
+        if kind not in self._schema:
+            self._schema[kind] = pq.read_schema(self.run_dir / self._parts[0][kind]["file"]).names
+        return self._schema[kind]
+
     def columns(self, kind: str) -> list[str]:
         """The columns of the ``kind`` rows ("games" or "players"), without reading them."""
         if not self.stored:
             return list(self._frame(kind).columns)
-        names = pq.read_schema(self.run_dir / self._parts[0][kind]["file"]).names
-        return [c for c in names if self._columns[kind] is None or c in self._columns[kind]]
+        return [c for c in self._names(kind) if self._columns[kind] is None or c in self._columns[kind]]
 
     def counts(self, kind: str, keys: Sequence[str], sort: bool = True) -> pd.DataFrame:
-        """``aggregate.value_counts`` of the ``kind`` rows over ``keys``, chunk by chunk."""
-        return value_counts(chunks(self.rows(kind, keys)), keys, sort)
+        """``aggregate.value_counts`` of the ``kind`` rows over ``keys``, chunk by chunk (once per report)."""
+        return self.cached(("counts", kind, tuple(keys), sort), lambda: value_counts(chunks(self.rows(kind, keys)), keys, sort))
+
+    def counts_each(self, kind: str, keysets: Sequence[Sequence[str]], sort: bool = True) -> list[pd.DataFrame]:
+        """``counts`` of the ``kind`` rows over each set of keys, those not yet counted in one pass together."""
+        keysets = [list(k) for k in keysets]
+        todo = {tuple(k): k for k in keysets if ("counts", kind, tuple(k), sort) not in self.memo}
+        if self.stored and len(todo) > 1:
+            columns = list(dict.fromkeys(c for k in todo.values() for c in k))
+            found = scan(chunks(self.rows(kind, columns)), *(Counts(k, sort) for k in todo.values()))
+            self.memo.update({("counts", kind, key, sort): c for key, c in zip(todo, found)})
+        return [self.counts(kind, k, sort) for k in keysets]
+
+    def cached(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """``compute()``, a statistic of the rows, computed once for a stored run (then copied from its memo)."""
+        if not self.stored:
+            return compute()
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return copy.deepcopy(self.memo[key])
 
     def rows(self, kind: str, columns: Sequence[str]):
         """The ``kind`` rows ("games" or "players") as ``aggregate.Rows``: the frame of a run in memory, else a
-        function streaming ``columns`` chunk by chunk."""
+        ``Stream`` of ``columns`` chunk by chunk."""
         if not self.stored:
             return self._frame(kind)
         keys = ["game_index"] if kind == "games" else ["game_index", "seat"]
-        return lambda: self._stream(kind, list(dict.fromkeys([*keys, *columns])))
+        columns = list(dict.fromkeys([*keys, *columns]))
+        return Stream(lambda: self._stream(kind, columns), (kind, tuple(columns)), self.memo)
 
     def head(self, n_games: int) -> "Run":
         """The run's first ``n_games`` games in memory (games are independent draws, so any prefix is a fair
@@ -199,13 +229,28 @@ def _compact_int(values: np.ndarray) -> np.ndarray:
     return values.astype(np.int64)
 
 
+def _categorical(col: pa.ChunkedArray) -> pd.Categorical:
+    """A string column as the Categorical ``pd.Categorical(col.to_pandas())`` gives (categories sorted, missing as
+    -1), built from the column's dictionary so that no Python string is made per row (the hot part of a read)."""
+    col = col.unify_dictionaries() if pa.types.is_dictionary(col.type) else pc.dictionary_encode(col)
+    if not col.num_chunks:
+        return pd.Categorical(col.to_pandas())
+    values = col.chunk(0).dictionary.to_numpy(zero_copy_only=False)
+    index = np.concatenate([c.indices.fill_null(-1).to_numpy(zero_copy_only=False) for c in col.chunks]).astype(np.int64)
+    used = np.flatnonzero(np.bincount(index[index >= 0], minlength=len(values)))
+    order = used[np.argsort(values[used], kind="stable")]
+    code = np.full(len(values) + 1, -1, np.int64)  # the last entry maps a missing value (-1) to -1
+    code[order] = np.arange(len(order))
+    return pd.Categorical.from_codes(code[index], categories=pd.Index(values[order]))
+
+
 def _table_columns(table: pa.Table) -> dict[str, Any]:
     """Arrow table -> per-column compact arrays (ints downcast, strings categorical)."""
     out: dict[str, Any] = {}
     for name in table.column_names:
         col = table.column(name)
         if pa.types.is_string(col.type) or pa.types.is_large_string(col.type) or pa.types.is_dictionary(col.type):
-            out[name] = pd.Categorical(col.to_pandas())
+            out[name] = _categorical(col)
         elif pa.types.is_integer(col.type):
             if col.null_count:
                 raise PlaytestError(f"column {name} has missing values; {REDO}")
@@ -217,13 +262,16 @@ def _table_columns(table: pa.Table) -> dict[str, Any]:
     return out
 
 
-def _part_frame(run_dir: Path, entry: dict[str, Any], kind: str, columns: Sequence[str] | None) -> pd.DataFrame:
-    """One part (already checksummed) as a compact frame, its row count checked against the manifest."""
+def _part_frame(run_dir: Path, entry: dict[str, Any], kind: str, columns: Sequence[str] | None,
+                names: Sequence[str] | None = None) -> pd.DataFrame:
+    """One part (already checksummed) as a compact frame, its row count checked against the manifest; ``names``: the
+    part's columns when known (every part of a checked run has the same), saving a read of its schema. Strings are
+    read as dictionaries (``_categorical``)."""
     path = run_dir / entry[kind]["file"]
     try:
-        schema = pq.read_schema(path)
-        wanted = None if columns is None else [c for c in columns if c in schema.names]
-        table = pq.read_table(path, columns=wanted)
+        names = pq.read_schema(path).names if names is None else names
+        wanted = list(names) if columns is None else [c for c in columns if c in names]
+        table = pq.ParquetFile(path, read_dictionary=wanted).read(columns=wanted)
     except (pa.ArrowException, OSError) as exc:
         raise PlaytestError(f"{path} cannot be read as Parquet ({exc}); {REDO}") from exc
     rows = entry[kind].get("rows")

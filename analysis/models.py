@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import warnings
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -20,7 +21,8 @@ from scipy import stats as sps
 from statsmodels.stats.contingency_tables import StratifiedTable
 from statsmodels.tools.sm_exceptions import ValueWarning
 
-from analysis.aggregate import chunks, cluster_fit, gram, head_rows, quantiles, value_counts
+from analysis.aggregate import (Accumulator, Counts, Gram, Mapped, Scores, chunks, cluster_fit, codes_of, gram, head_rows,
+                                keyed, memoized, quantiles, scan, value_counts)
 from analysis.stats import strategy_names
 from analysis.verdicts import Finding, finding
 
@@ -72,10 +74,11 @@ def _codes(players: pd.DataFrame, names: list[str] | None = None, n: int | None 
     """Strategy codes as a [games, seats] array (rows sorted by game and seat), the names (default: those present,
     sorted) and n seats."""
     n = n or int(players["seat"].max()) + 1
-    cat = pd.Categorical(players["strategy"].astype(str), categories=names)
-    return np.asarray(cat.codes, np.int64).reshape(-1, n), [str(c) for c in cat.categories], n
+    codes, names = codes_of(players["strategy"], names)
+    return codes.reshape(-1, n), names, n
 
 
+@memoized
 def _seats(players) -> int:
     return int(max(int(f["seat"].max()) for f in chunks(players) if len(f))) + 1
 
@@ -414,16 +417,22 @@ FLAG_COLUMNS = ("game_index", "seat", "strategy", "win_share", "won", "rounds", 
 """The columns ``association_rows`` reads from each chunk (rounds: the game's; flag: the player row's)."""
 
 
-def association_rows(rows, what: str, threshold: float, length_bins: int = 4) -> Association | None:
+def association_rows(rows, what: str, threshold: float, length_bins: int = 4,
+                     also: Sequence[Accumulator] = ()) -> Association | None:
     """Win rate of flagged player rows minus the rest, crude and adjusted for strategy, seat and game length
-    (``rows``: in memory or chunk by chunk, with FLAG_COLUMNS).
+    (``rows``: in memory or chunk by chunk, with FLAG_COLUMNS), in four passes; ``also``: a caller's accumulators of
+    the same rows, fed in the first.
 
     The adjusted difference compares flagged and other rows within each stratum of strategy x seat x
     game-length quarter (OLS on values centred within strata, i.e. a fixed effect per stratum, so the
     strata's own interactions are absorbed). Both differences have game-clustered errors (the groups share
     games); the Mantel-Haenszel odds ratio over the same strata stands beside the crude odds ratio.
     """
-    spread = value_counts(chunks(rows), ["flag", "rounds", "seat", "strategy"])
+    def crude_design(chunk: pd.DataFrame):
+        f = chunk["flag"].to_numpy(float)
+        return chunk["win_share"].to_numpy(float), np.column_stack([np.ones(len(f)), f]), chunk["game_index"].to_numpy()
+
+    spread, crude_sums, *_ = scan(chunks(rows), Counts(["flag", "rounds", "seat", "strategy"]), Gram(crude_design), *also)
     flagged = spread.loc[spread["flag"].astype(bool), "n"].sum()
     if flagged in (0, spread["n"].sum()):
         return None
@@ -441,18 +450,15 @@ def association_rows(rows, what: str, threshold: float, length_bins: int = 4) ->
     lmax = int(quarter(lengths.index.to_numpy()).max()) + 1
 
     def strata(chunk: pd.DataFrame) -> np.ndarray:
-        strat = pd.Categorical(chunk["strategy"].astype(str), categories=names).codes.astype(np.int64)
+        strat = codes_of(chunk["strategy"], names)[0]
         return (strat * seats + chunk["seat"].to_numpy(np.int64)) * lmax + quarter(chunk["rounds"].to_numpy())
 
-    def crude_design(chunk: pd.DataFrame):
-        f = chunk["flag"].to_numpy(float)
-        return chunk["win_share"].to_numpy(float), np.column_stack([np.ones(len(f)), f]), chunk["game_index"].to_numpy()
+    def cell(c: pd.DataFrame) -> pd.DataFrame:
+        return pd.DataFrame({"b": c["game_index"].to_numpy() % JACKKNIFE_BLOCKS, "s": strata(c), "f": c["flag"].to_numpy(bool),
+                             "w": c["won"].to_numpy() > 0, "y": c["win_share"].to_numpy(float)})
 
-    crude_res = cluster_fit(lambda: chunks(rows), crude_design)
+    crude_res, cells = scan(chunks(rows), Scores(crude_design, crude_sums), Mapped(cell, Counts(["b", "s", "f", "w", "y"])))
     crude = finding(what, 100 * crude_res.params[1], 100 * crude_res.bse[1], threshold)
-    cells = value_counts((pd.DataFrame({"b": c["game_index"].to_numpy() % JACKKNIFE_BLOCKS, "s": strata(c),
-                                        "f": c["flag"].to_numpy(bool), "w": c["won"].to_numpy() > 0,
-                                        "y": c["win_share"].to_numpy(float)}) for c in chunks(rows)), ["b", "s", "f", "w", "y"])
     sums = cells.assign(y=cells["y"] * cells["n"], f=cells["f"] * cells["n"]).groupby("s")[["n", "y", "f"]].sum()
     means = sums[["y", "f"]].div(sums["n"], axis=0)
 
@@ -532,7 +538,7 @@ def adjusted_levels(players, column: str, what: str, threshold: float) -> pd.Dat
     seats, names = sorted(spread["seat"].unique()), sorted(spread["strategy"].astype(str).unique())
 
     def design(chunk: pd.DataFrame):
-        lv, seat, strat = chunk[column].to_numpy(), chunk["seat"].to_numpy(), chunk["strategy"].astype(str).to_numpy()
+        lv, seat, strat = chunk[column].to_numpy(), chunk["seat"].to_numpy(), keyed(chunk["strategy"])
         x = np.column_stack([np.ones(len(lv))] + [lv == v for v in levels[1:]] + [seat == s for s in seats[1:]]
                             + [strat == s for s in names[1:]]).astype(float)
         return chunk["win_share"].to_numpy(float), x, chunk["game_index"].to_numpy()

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import models, plots, stats
-from analysis.aggregate import counts_of, describe_counts, keyed, value_counts
+from analysis.aggregate import chunks, counts_of, describe_counts, keyed, value_counts
 from analysis.card import (PLAYER_COLUMNS, RunAnalysis, analyse, card_details_section, card_section, design_sentence,
                            end_reasons, seat_verdict)
 from analysis.compensation import compensation_section
@@ -220,7 +220,7 @@ def score_counts(run: Run) -> pd.DataFrame:
     """Counts of (strategy, score, won) over player rows, and of each game's margin between first and second as
     rows with strategy "" (score: the margin), chunk by chunk."""
     def frames():
-        for _, p in run.chunks([], ["strategy", "score", "won"]):
+        for p in chunks(run.rows("players", ["strategy", "score", "won"])):
             yield pd.DataFrame({"strategy": keyed(p["strategy"]), "score": p["score"].to_numpy(), "won": p["won"].to_numpy() > 0})
             if run.n_players > 1:
                 yield pd.DataFrame({"strategy": "", "score": stats.winning_margin(p).to_numpy(), "won": False})

@@ -12,7 +12,7 @@ from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import multinomial_proportions_confint, proportion_confint, proportion_effectsize
 
-from analysis.aggregate import chunks, describe_counts, keyed, value_counts
+from analysis.aggregate import chunks, codes_of, describe_counts, keyed, memoized, scan, value_counts
 from analysis.verdicts import Z90, finding, games_to_label
 from sim.core.errors import PlaytestError
 
@@ -41,13 +41,14 @@ def wilson(successes, n, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
     return np.where(bad, np.nan, lo), np.where(bad, np.nan, hi)
 
 
-def rate_sums(rows, by: str, success: str) -> pd.DataFrame:
-    """Per group of ``by``, summed chunk by chunk: rows ``n``, ``successes``, sum of squares ``sq`` and, per game in
-    the group (when rows carry game_index), ``games``, the sums of squared game totals ``s2``, totals x rows ``sc``
-    and squared rows ``c2``, and the most rows one game gives ``most``: what a game-clustered rate needs."""
-    pieces = []
-    for f in chunks(rows):
-        key, y = keyed(f[by]), f[success].to_numpy(float)
+class RateSums:
+    """``rate_sums`` as an accumulator (``aggregate.scan``)."""
+
+    def __init__(self, by: str, success: str) -> None:
+        self.by, self.success, self.pieces = by, success, []
+
+    def add(self, f: pd.DataFrame) -> None:
+        key, y = keyed(f[self.by]), f[self.success].to_numpy(float)
         own = pd.DataFrame({"k": key, "y": y, "sq": y * y}).groupby("k")[["y", "sq"]].sum()
         own["n"] = pd.Series(key).value_counts()
         if "game_index" in f.columns:
@@ -56,11 +57,22 @@ def rate_sums(rows, by: str, success: str) -> pd.DataFrame:
             games = pd.DataFrame({"games": 1, "s2": s * s, "sc": s * c, "c2": c * c, "most": c},
                                  index=per.index.get_level_values(0)).groupby(level=0)
             own = own.join(games[["games", "s2", "sc", "c2"]].sum()).join(games["most"].max())
-        pieces.append(own)
-    out = pd.concat(pieces).groupby(level=0, sort=True)
-    out = out.sum().assign(most=out["most"].max()) if "most" in pieces[0] else out.sum()
-    out.index.name = by
-    return out.rename(columns={"y": "successes"})
+        self.pieces.append(own)
+
+    def result(self) -> pd.DataFrame:
+        pieces = self.pieces
+        out = pd.concat(pieces).groupby(level=0, sort=True)
+        out = out.sum().assign(most=out["most"].max()) if "most" in pieces[0] else out.sum()
+        out.index.name = self.by
+        return out.rename(columns={"y": "successes"})
+
+
+@memoized
+def rate_sums(rows, by: str, success: str) -> pd.DataFrame:
+    """Per group of ``by``, summed chunk by chunk: rows ``n``, ``successes``, sum of squares ``sq`` and, per game in
+    the group (when rows carry game_index), ``games``, the sums of squared game totals ``s2``, totals x rows ``sc``
+    and squared rows ``c2``, and the most rows one game gives ``most``: what a game-clustered rate needs."""
+    return scan(chunks(rows), RateSums(by, success))[0]
 
 
 def rate_table(df, by: str, success: str, expected: float | None = None) -> pd.DataFrame:
@@ -111,7 +123,11 @@ def win_rates(players, by: str = "seat") -> pd.DataFrame:
     """Win rate (win_share per row) by seat, strategy or any player column, with Wilson 95% intervals."""
     if isinstance(players, pd.DataFrame):
         return rate_table(players, by, "win_share", expected=expected_share(players))
-    sums = rate_sums(players, by, "win_share")
+    return win_rates_from(rate_sums(players, by, "win_share"))
+
+
+def win_rates_from(sums: pd.DataFrame) -> pd.DataFrame:
+    """``win_rates`` from the ``rate_sums`` of win_share."""
     return rate_table_from(sums, float(sums["successes"].sum() / sums["n"].sum()))
 
 
@@ -254,20 +270,23 @@ def _wide(players: pd.DataFrame, names: list[str] | None = None) -> tuple[np.nda
     if len(players) % n:
         raise PlaytestError(f"player rows ({len(players)}) are not a whole number of {n}-seat games; reload the run")
     p = players.sort_values(["game_index", "seat"], kind="stable")
-    cat = pd.Categorical(p["strategy"].astype(str), categories=names)
-    codes = np.asarray(cat.codes, dtype=np.int64).reshape(-1, n)
+    codes, names = codes_of(p["strategy"], names)
+    codes = codes.reshape(-1, n)
     ranks = p["rank"].to_numpy(dtype=np.int64).reshape(-1, n)
     if not (p["seat"].to_numpy().reshape(-1, n) == np.arange(n)).all():
         raise PlaytestError("some games lack a seat row; reload the run with analysis.load.load_run")
-    return codes, ranks, [str(c) for c in cat.categories]
+    return codes, ranks, names
 
 
+@memoized
 def strategy_names(players) -> tuple[list[str], int]:
-    """The strategies present (sorted) and the number of games, over every chunk."""
-    counts = value_counts(chunks(players), ["strategy"])
-    games = sum(int(f["game_index"].nunique()) for f in chunks(players)) if not isinstance(players, pd.DataFrame) \
-        else int(players["game_index"].nunique())
-    return sorted(counts["strategy"].astype(str)), games
+    """The strategies present (sorted) and the number of games, over every chunk (one pass)."""
+    names: set[str] = set()
+    games = 0
+    for f in chunks(players):
+        names.update(str(s) for s in pd.unique(keyed(f["strategy"])))
+        games += int(f["game_index"].nunique())
+    return sorted(names), games
 
 
 def pairwise_counts(players, n_blocks: int = 100, seed: int = 0) -> tuple[list[str], np.ndarray, np.ndarray]:

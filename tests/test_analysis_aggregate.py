@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -92,3 +94,61 @@ def test_streamed_statistics_equal_statsmodels_on_the_frame(tmp_path, monkeypatc
     d = models.paired_difference(rows, lambda c: c["stick_limit"].to_numpy() < 28, "short", 2.0)
     assert d.estimate == pytest.approx(100 * direct.params[1], rel=1e-9) and d.se == pytest.approx(100 * direct.bse[1], rel=1e-9)
     assert models.design_check(rows, run.lineup).seat_counts.equals(models.design_check(p, run.lineup).seat_counts)
+
+
+def test_strings_read_from_their_dictionary_equal_pandas_categoricals():
+    """A string column decoded from its dictionary (unused entries, two chunks with different dictionaries, missing
+    values) is the Categorical pandas makes from the strings: same categories, same codes."""
+    import pyarrow as pa
+
+    values = [["c", "a", None, "c"], ["b", "a", "d"]]
+    plain = pa.chunked_array([pa.array(v, pa.large_string()) for v in values])
+    spare = pa.DictionaryArray.from_arrays(pa.array([2, 0, None, 2], pa.int32()), pa.array(["a", "zz", "c"]))
+    coded = pa.chunked_array([spare, pa.array(values[1]).dictionary_encode()])
+    want = pd.Categorical(plain.to_pandas())
+    for col in (plain, coded):
+        got = load._categorical(col)
+        pd.testing.assert_index_equal(got.categories, want.categories)
+        np.testing.assert_array_equal(got.codes, want.codes)
+    empty = load._categorical(pa.chunked_array([], pa.large_string()))
+    assert len(empty) == 0
+
+
+def test_keys_and_codes_of_categories_equal_the_string_route():
+    """``keyed`` and ``codes_of`` on categoricals (unused categories, a missing value) and on plain strings give
+    exactly what converting every row to a string gives."""
+    cat = pd.Series(pd.Categorical(["b", "a", "c", "a"], categories=["z", "c", "b", "a"]))
+    holes = pd.Series(pd.Categorical(["b", None, "a"]))
+    plain = pd.Series(["b", "a", "c"], dtype=object)
+    for s in (cat, holes, plain, cat.iloc[:0]):
+        slow = s.astype(str).to_numpy() if isinstance(s.dtype, pd.CategoricalDtype) else s.to_numpy()
+        fast = aggregate.keyed(s)
+        assert fast.dtype == slow.dtype and pd.Series(fast).equals(pd.Series(slow))
+        for names in (None, ["a", "b"], ["c", "q", "a", "b"]):
+            with warnings.catch_warnings():  # a value outside ``names`` (coded -1) is deprecated in pandas
+                warnings.simplefilter("ignore")
+                ref = pd.Categorical(s.astype(str), categories=names)
+            codes, got = aggregate.codes_of(s, names)
+            np.testing.assert_array_equal(codes, ref.codes.astype(np.int64))
+            assert got == [str(c) for c in ref.categories]
+
+
+def test_a_stored_run_computes_each_statistic_in_one_pass(tmp_path, monkeypatch):
+    """Asked twice for the same counts or rate sums, a stored run reads its parts once and hands out equal copies
+    (changing one leaves the memo intact); other arguments, or a run in memory, are computed anew."""
+    run_dir = write_run(tmp_path / "r", game="bus", n_games=600, n_parts=3)
+    run, reference = load_run(run_dir), load_run(run_dir).counts("players", ["seat", "gems"])
+    passes = []
+    stream = Run._stream
+    monkeypatch.setattr(Run, "_stream", lambda self, kind, cols: passes.append(kind) or stream(self, kind, cols))
+    first = run.counts("players", ["seat", "gems"])
+    first.loc[0, "n"] = -1
+    again = run.counts("players", ["seat", "gems"])
+    assert len(passes) == 1 and again.equals(reference) and again.loc[0, "n"] > 0
+    rows = run.rows("players", ["strategy", "win_share"])
+    sums = stats.rate_sums(rows, "seat", "win_share")
+    assert stats.rate_sums(run.rows("players", ["strategy", "win_share"]), "seat", "win_share").equals(sums) and len(passes) == 2
+    stats.rate_sums(rows, "strategy", "win_share")
+    assert len(passes) == 3
+    memory = Run(run.run_dir, run.manifest, run.games, run.players)
+    assert memory.counts("players", ["seat", "gems"]).equals(again) and not memory.memo

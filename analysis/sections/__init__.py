@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.aggregate import mapped
+from analysis.aggregate import Mapped, mapped
 from analysis.load import Run
 
 def _section_module(game: str) -> str | None:
@@ -92,9 +92,18 @@ def flagged_rows(run: Run, flag: Callable[[pd.DataFrame], np.ndarray], columns: 
 
     def rows():
         for g, p in run.chunks(["rounds"], [*PLAYER_COLUMNS, *columns]):
-            rounds = p["game_index"].map(g.set_index("game_index")["rounds"]).to_numpy()
+            rounds = _per_row(g, p, "rounds")
             yield p.assign(rounds=rounds, flag=np.asarray(flag(p), bool))
     return rows
+
+
+def _per_row(games: pd.DataFrame, players: pd.DataFrame, column: str) -> np.ndarray:
+    """A game column beside each player row (rows of the same games, sorted by game): repeated seat by seat when
+    every game has the same number of rows, else looked up by game_index."""
+    g, p = games["game_index"].to_numpy(), players["game_index"].to_numpy()
+    if len(g) and len(p) % len(g) == 0 and np.array_equal(np.repeat(g, len(p) // len(g)), p):
+        return np.repeat(games[column].to_numpy(), len(p) // len(g))
+    return players["game_index"].map(games.set_index("game_index")[column]).to_numpy()
 
 
 def association_blocks(run: Run, flag, yes: str, no: str, threshold: float, columns: Sequence[str] = ()) -> list[Block]:
@@ -104,10 +113,11 @@ def association_blocks(run: Run, flag, yes: str, no: str, threshold: float, colu
     from analysis import stats
     from analysis.models import FLAG_COLUMNS, association, association_rows
 
-    if callable(flag):  # streamed: the flag of each chunk's player rows
-        rows = flagged_rows(run, flag, columns)
-        t = stats.win_rates(mapped(rows, lambda c: c.assign(group=np.where(c["flag"], yes, no))), "group")
-        a = association_rows(mapped(rows, lambda c: c[list(FLAG_COLUMNS)]), f"{yes} minus {no}", threshold)
+    if callable(flag):  # streamed: the flag of each chunk's player rows; the win rates in the comparison's first pass
+        groups = Mapped(lambda c: c.assign(group=np.where(c["flag"], yes, no)), stats.RateSums("group", "win_share"))
+        a = association_rows(mapped(flagged_rows(run, flag, columns), lambda c: c[list(FLAG_COLUMNS)]),
+                             f"{yes} minus {no}", threshold, also=[groups])
+        t = stats.win_rates_from(groups.result())
     else:
         p = run.players
         t = stats.win_rates(p.assign(group=np.where(flag, yes, no)), "group")

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import plots, stats
-from analysis.aggregate import counts_of, describe_counts, keyed, mapped, value_counts
+from analysis.aggregate import Counts, chunks, counts_of, describe_counts, keyed, mapped, scan, value_counts
 from analysis.card import PLAYER_COLUMNS
 from analysis.load import Run
 from analysis.models import adjusted_levels, paired_difference
@@ -50,6 +50,12 @@ def _by_seat(run: Run, value: str) -> pd.DataFrame:
 
 def _describe(run: Run, kind: str, column: str) -> pd.Series:
     return describe_counts(counts_of(run.counts(kind, [column]), column))
+
+
+def _count_each(run: Run, kind: str, columns: Sequence[str]) -> None:
+    """Count each of ``columns`` (those in the run) in one pass, ahead of the ``_describe``/``_histogram`` that read
+    them (``Run.counts_each``)."""
+    run.counts_each(kind, [[c] for c in columns if c in run.columns(kind)])
 
 
 def _histogram(run: Run, column: str) -> pd.Series:
@@ -113,6 +119,7 @@ def gems(run: Run, threshold: float) -> Section:
     cols = [f"gem_round_{k}" for k in range(1, 6)]
     present = [c for c in cols if c in run.columns("games")]
     if present:
+        _count_each(run, "games", [*present, "clock_stops", "rounds", "gems_taken"])
         taken = {int(c.rsplit("_", 1)[1]): (lambda s: s[s.index >= 1])(_histogram(run, c)) for c in present}
         rows = []
         for k, counts in taken.items():
@@ -183,7 +190,7 @@ def actions(run: Run) -> Section:
     blocks: list[Block] = []
     cols = [f"cubes_{a}_{k}" for a in MULTI_SLOT for k in range(6)] + [f"cubes_{a}" for a in SINGLE_SLOT]
     if _need(run, "games", cols, "cubes per action and slot", blocks):
-        totals = sum(g[cols].sum().astype(np.int64) for g, _ in run.chunks(cols, []))
+        totals = sum(g[cols].sum().astype(np.int64) for g in chunks(run.rows("games", cols)))
         m = pd.DataFrame(np.nan, index=list(MULTI_SLOT.values()) + list(SINGLE_SLOT.values()), columns=list(SLOTS))
         for a, name in MULTI_SLOT.items():
             m.loc[name] = [totals[f"cubes_{a}_{k}"] / n for k in range(6)]
@@ -193,16 +200,17 @@ def actions(run: Run) -> Section:
                                                   fmt="{:.2f}", cmap="Blues", center=None), "Mean cubes placed per game on each slot."))
 
         def per_game():
-            for g, _ in run.chunks(cols, []):
+            for g in chunks(run.rows("games", cols)):
                 yield pd.DataFrame({a: sum(g[f"cubes_{a}_{k}"].astype(np.int64) for k in range(6)) for a in MULTI_SLOT}
                                    | {a: g[f"cubes_{a}"].to_numpy() for a in SINGLE_SLOT})
-        per_action = {name: describe_counts(counts_of(c, a)) for a, name, c in
-                      ((a, name, value_counts(per_game(), [a])) for a, name in (MULTI_SLOT | SINGLE_SLOT).items())}
+        every = MULTI_SLOT | SINGLE_SLOT
+        per_action = {name: describe_counts(counts_of(c, a)) for (a, name), c in
+                      zip(every.items(), scan(per_game(), *(Counts([a]) for a in every)))}
         blocks.append(Table(describe_display(per_action), f"Cubes per game on each action ({n:,} games)."))
     present = {c: name for c, name in PLAYER_ACTIONS.items() if c in run.columns("players")}
     if present:
         sums = [(p.groupby(keyed(p["strategy"]))[list(present)].sum(), p.groupby(keyed(p["strategy"])).size())
-                for _, p in run.chunks([], ["strategy", *present])]
+                for p in chunks(run.rows("players", ["strategy", *present]))]
         total = pd.concat([s for s, _ in sums]).groupby(level=0).sum()
         by = total.div(pd.concat([c for _, c in sums]).groupby(level=0).sum(), axis=0).rename(columns=present)
         blocks.append(Plot("actions_by_strategy", plots.heatmap(by, f"Cubes per player-game by strategy and action ({n:,} games)",
@@ -228,6 +236,7 @@ def buses(run: Run, threshold: float) -> Section:
     """§17.7: buses bought, final M, and whether buses predict winning."""
     n = run.n_games
     blocks: list[Block] = []
+    _count_each(run, "games", ("buses_bought", "final_M"))
     rows = {c: _describe(run, "games", c) for c in ("buses_bought", "final_M") if c in run.columns("games")}
     if rows:
         blocks.append(Table(describe_display(rows), f"Buses bought per game and the final maximum bus number M ({n:,} games)."))
@@ -272,6 +281,7 @@ def short_sticks(run: Run, threshold: float) -> Section:
     lines = [c for c in ("sticks_used", "loops_closed", "stations_on_line", "intersections_covered",
                          "exception1_sticks", "exception2_sticks") if c in run.columns("players")]
     if lines:
+        _count_each(run, "players", lines)
         blocks.append(Table(describe_display({c: _describe(run, "players", c) for c in lines}), "Line statistics per player-game."))
     return Section("18-stick seats and lines", blocks)
 
@@ -279,6 +289,8 @@ def short_sticks(run: Run, threshold: float) -> Section:
 def city(run: Run) -> Section:
     """§17.10: when each zone fills, and building types."""
     n = run.n_games
+    kinds = ("houses", "offices", "pubs", "buildings_placed", "passengers_placed", "vroom_house", "vroom_office", "vroom_pub")
+    _count_each(run, "games", [*(f"zone_{z}_full_round" for z in "abcd"), *kinds])
     rows = []
     for z in "abcd":
         c = f"zone_{z}_full_round"
@@ -290,10 +302,9 @@ def city(run: Run) -> Section:
                          "mean round when filled": f"{describe_counts(filled)['mean']:.2f}" if k else "n/a"})
     blocks: list[Block] = [Table(pd.DataFrame(rows), f"When each zone fills ({n:,} games).")] if rows else [
         skip_note("zone fill rounds", [f"zone_{z}_full_round" for z in "abcd"])]
-    kinds = {c: _describe(run, "games", c) for c in ("houses", "offices", "pubs", "buildings_placed", "passengers_placed",
-                                                      "vroom_house", "vroom_office", "vroom_pub") if c in run.columns("games")}
-    if kinds:
-        blocks.append(Table(describe_display(kinds), "Buildings, passengers and Vrroomm! targets per game."))
+    described = {c: _describe(run, "games", c) for c in kinds if c in run.columns("games")}
+    if described:
+        blocks.append(Table(describe_display(described), "Buildings, passengers and Vrroomm! targets per game."))
     return Section("City growth", blocks)
 
 
