@@ -221,18 +221,36 @@ class Stream:
         return self._source()
 
 
-def memoized(fn: Callable) -> Callable:
-    """``fn(rows, *args)`` computed once per ``Stream`` key and arguments (the run's memo keeps the result and hands out
-    copies); rows in memory, or a plain function of chunks, are computed each time."""
-    @functools.wraps(fn)
-    def wrapper(rows, *args, **kwargs):
-        if not isinstance(rows, Stream):
-            return fn(rows, *args, **kwargs)
-        key = (fn.__module__, fn.__qualname__, rows.key, args, tuple(sorted(kwargs.items())))
+def memoized(accumulator: Callable[..., Accumulator]) -> Callable[[Callable], Callable]:
+    """Decorate ``fn(rows, *args)``, the result of ``accumulator(*args)`` fed every chunk of ``rows``: computed once
+    per ``Stream`` key and arguments (the run's memo keeps it and hands out copies), or ahead, sharing one pass
+    with others (``prefetch``); rows in memory, or a plain function of chunks, are computed each time."""
+    def decorate(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def wrapper(rows, *args):
+            if not isinstance(rows, Stream):
+                return fn(rows, *args)
+            key = wrapper.memo_key(rows, args)
+            if key not in rows.memo:
+                rows.memo[key] = fn(rows, *args)
+            return copy.deepcopy(rows.memo[key])
+        wrapper.memo_key = lambda rows, args: (fn.__module__, fn.__qualname__, rows.key, tuple(args))
+        wrapper.accumulator = accumulator
+        return wrapper
+    return decorate
+
+
+def prefetch(rows, *calls: tuple) -> None:
+    """Compute the ``memoized`` statistics ``calls`` of a ``Stream`` (each ``(fn, *args)``) that its memo lacks, in one
+    pass together, so that the calls which follow find them there; nothing for rows in memory."""
+    if not isinstance(rows, Stream):
+        return
+    todo = {}
+    for fn, *args in calls:
+        key = fn.memo_key(rows, args)
         if key not in rows.memo:
-            rows.memo[key] = fn(rows, *args, **kwargs)
-        return copy.deepcopy(rows.memo[key])
-    return wrapper
+            todo[key] = fn.accumulator(*args)
+    rows.memo.update(zip(todo, scan(rows(), *todo.values())) if todo else ())
 
 
 Rows = "pd.DataFrame | Callable[[], Iterable[pd.DataFrame]]"

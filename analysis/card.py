@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import models, plots, stats
-from analysis.aggregate import counts_of, describe_counts
+from analysis.aggregate import counts_of, describe_counts, prefetch
 from analysis.handicap import HANDICAP_GAMES, seat_handicaps
 from analysis.load import Run
 from analysis.players import runs_phrase
@@ -76,6 +76,8 @@ PLAYER_COLUMNS = ("game_index", "seat", "strategy", "win_share", "won", "score",
 def analyse(run: Run, min_effect: str | Threshold = "2") -> RunAnalysis:
     """Design check, seat balance, the seat + strategy model and the handicap for one run."""
     players = run.rows("players", PLAYER_COLUMNS)
+    prefetch(players, (stats.rate_sums, "seat", "win_share"), (stats.rate_sums, "strategy", "win_share"),
+             (stats.strategy_names,), (models.seat_count,))  # what the checks and the strategy section read, in one pass
     fair = stats.expected_share(players)
     threshold = parse_min_effect(min_effect).points(fair)
     balance = stats.seat_balance(players, threshold=threshold)

@@ -78,9 +78,23 @@ def _codes(players: pd.DataFrame, names: list[str] | None = None, n: int | None 
     return codes.reshape(-1, n), names, n
 
 
-@memoized
-def _seats(players) -> int:
-    return int(max(int(f["seat"].max()) for f in chunks(players) if len(f))) + 1
+class Seats:
+    """The number of seats (largest seat + 1) as an accumulator."""
+
+    def __init__(self) -> None:
+        self.most: list[int] = []
+
+    def add(self, f: pd.DataFrame) -> None:
+        self.most += [int(f["seat"].max())] if len(f) else []
+
+    def result(self) -> int:
+        return int(max(self.most)) + 1
+
+
+@memoized(Seats)
+def seat_count(players) -> int:
+    """The number of seats, over every chunk."""
+    return scan(chunks(players), Seats())[0]
 
 
 def design_check(players, pool: list[str] | None = None, alpha: float = 1e-3,
@@ -94,7 +108,7 @@ def design_check(players, pool: list[str] | None = None, alpha: float = 1e-3,
     from the mixture), the seat after another player holds the focal one with chance 1/(n-1).
     """
     names, _ = strategy_names(players)
-    n, k = _seats(players), len(names)
+    n, k = seat_count(players), len(names)
     counts, before, after, first = np.zeros((k, n), np.int64), np.zeros((k, k)), np.zeros((k, k)), None
     for chunk in chunks(players):
         codes, _, _ = _codes(chunk, names, n)
@@ -208,7 +222,7 @@ def fit_model(players, threshold: float) -> Model | None:
     statistics (``players``: rows in memory or chunk by chunk); the interaction and neighbour checks on the first
     DIAGNOSTIC_GAMES games. None if not identified."""
     names, g = strategy_names(players)
-    n, k = _seats(players), len(names)
+    n, k = seat_count(players), len(names)
     design = _seat_strategy_design(names, n)
     sums = gram(lambda: chunks(players), design)
     if np.linalg.matrix_rank(sums[0]) != sums[0].shape[1]:

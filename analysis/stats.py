@@ -67,7 +67,7 @@ class RateSums:
         return out.rename(columns={"y": "successes"})
 
 
-@memoized
+@memoized(RateSums)
 def rate_sums(rows, by: str, success: str) -> pd.DataFrame:
     """Per group of ``by``, summed chunk by chunk: rows ``n``, ``successes``, sum of squares ``sq`` and, per game in
     the group (when rows carry game_index), ``games``, the sums of squared game totals ``s2``, totals x rows ``sc``
@@ -278,15 +278,25 @@ def _wide(players: pd.DataFrame, names: list[str] | None = None) -> tuple[np.nda
     return codes, ranks, names
 
 
-@memoized
+class StrategyNames:
+    """``strategy_names`` as an accumulator."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.games = 0
+
+    def add(self, f: pd.DataFrame) -> None:
+        self.names.update(str(s) for s in pd.unique(keyed(f["strategy"])))
+        self.games += int(f["game_index"].nunique())
+
+    def result(self) -> tuple[list[str], int]:
+        return sorted(self.names), self.games
+
+
+@memoized(StrategyNames)
 def strategy_names(players) -> tuple[list[str], int]:
     """The strategies present (sorted) and the number of games, over every chunk (one pass)."""
-    names: set[str] = set()
-    games = 0
-    for f in chunks(players):
-        names.update(str(s) for s in pd.unique(keyed(f["strategy"])))
-        games += int(f["game_index"].nunique())
-    return sorted(names), games
+    return scan(chunks(players), StrategyNames())[0]
 
 
 def pairwise_counts(players, n_blocks: int = 100, seed: int = 0) -> tuple[list[str], np.ndarray, np.ndarray]:

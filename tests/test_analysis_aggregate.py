@@ -152,3 +152,19 @@ def test_a_stored_run_computes_each_statistic_in_one_pass(tmp_path, monkeypatch)
     assert len(passes) == 3
     memory = Run(run.run_dir, run.manifest, run.games, run.players)
     assert memory.counts("players", ["seat", "gems"]).equals(again) and not memory.memo
+
+
+def test_prefetched_statistics_share_one_pass_and_equal_their_own_passes(tmp_path, monkeypatch):
+    """Statistics prefetched together read the parts once, and each equals the same statistic computed alone."""
+    run_dir = write_run(tmp_path / "r", game="bus", n_games=600, n_parts=3, strategies=["a", "b", "c", "d", "e"])
+    monkeypatch.setattr(load, "CHUNK_GAMES", 200)
+    alone = load_run(run_dir).rows("players", ["strategy", "win_share"])
+    want = [stats.rate_sums(alone, "seat", "win_share"), stats.strategy_names(alone), models.seat_count(alone)]
+    run = load_run(run_dir)
+    passes = []
+    stream = Run._stream
+    monkeypatch.setattr(Run, "_stream", lambda self, kind, cols: passes.append(kind) or stream(self, kind, cols))
+    rows = run.rows("players", ["strategy", "win_share"])
+    aggregate.prefetch(rows, (stats.rate_sums, "seat", "win_share"), (stats.strategy_names,), (models.seat_count,))
+    got = [stats.rate_sums(rows, "seat", "win_share"), stats.strategy_names(rows), models.seat_count(rows)]
+    assert len(passes) == 1 and got[0].equals(want[0]) and got[1:] == want[1:] == [(["a", "b", "c", "d", "e"], 600), 4]
