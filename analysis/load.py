@@ -232,7 +232,7 @@ def _compact_int(values: np.ndarray) -> np.ndarray:
 def _categorical(col: pa.ChunkedArray) -> pd.Categorical:
     """A string column as the Categorical ``pd.Categorical(col.to_pandas())`` gives (categories sorted, missing as
     -1), built from the column's dictionary so that no Python string is made per row (the hot part of a read)."""
-    col = col.unify_dictionaries() if pa.types.is_dictionary(col.type) else pc.dictionary_encode(col)
+    col = (col if pa.types.is_dictionary(col.type) else pc.dictionary_encode(col)).unify_dictionaries()
     if not col.num_chunks:
         return pd.Categorical(col.to_pandas())
     values = col.chunk(0).dictionary.to_numpy(zero_copy_only=False)

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import models, plots, stats
-from analysis.aggregate import chunks, counts_of, describe_counts, keyed, value_counts
+from analysis.aggregate import chunks, counts_of, describe_counts, head_rows, keyed, value_counts
 from analysis.card import (PLAYER_COLUMNS, RunAnalysis, analyse, card_details_section, card_section, design_sentence,
                            end_reasons, seat_verdict)
 from analysis.compensation import compensation_section
@@ -44,7 +44,7 @@ def _raw_seat_table(a: RunAnalysis) -> Table:
 def seat_section(a: RunAnalysis) -> Section:
     """Seats: the verdict, the design check, raw and adjusted seat rates."""
     run, bal = a.run, a.balance
-    game0 = run.head(1).players.sort_values("seat")
+    game0 = head_rows(run.rows("players", ["strategy"]), 1).sort_values("seat")
     blocks: list = [
         seat_verdict(a),
         f"Seats in game 0: {', '.join(f'{s + 1}: {x}' for s, x in zip(game0['seat'], game0['strategy'].astype(str)))}. "

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.aggregate import Mapped, mapped
+from analysis.aggregate import mapped
 from analysis.load import Run
 
 def _section_module(game: str) -> str | None:
@@ -114,10 +114,11 @@ def association_blocks(run: Run, flag, yes: str, no: str, threshold: float, colu
     from analysis.models import FLAG_COLUMNS, association, association_rows
 
     if callable(flag):  # streamed: the flag of each chunk's player rows; the win rates in the comparison's first pass
-        groups = Mapped(lambda c: c.assign(group=np.where(c["flag"], yes, no)), stats.RateSums("group", "win_share"))
+        groups = stats.RateSums("flag", "win_share")  # summed by the flag, then named: no string per row
         a = association_rows(mapped(flagged_rows(run, flag, columns), lambda c: c[list(FLAG_COLUMNS)]),
                              f"{yes} minus {no}", threshold, also=[groups])
-        t = stats.win_rates_from(groups.result())
+        sums = groups.result().rename(index={False: no, True: yes}).sort_index()
+        t = stats.win_rates_from(sums.rename_axis("group"))
     else:
         p = run.players
         t = stats.win_rates(p.assign(group=np.where(flag, yes, no)), "group")
