@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.aggregate import mapped
 from analysis.load import Run
 
 def _section_module(game: str) -> str | None:
@@ -86,14 +85,16 @@ def skip_note(what: str, missing: Sequence[str]) -> str:
 
 
 def flagged_rows(run: Run, flag: Callable[[pd.DataFrame], np.ndarray], columns: Sequence[str] = ()):
-    """The run's player rows chunk by chunk with the game's ``rounds`` and ``flag`` (a function of the chunk's player
-    rows, whole games at a time) beside the standard columns and ``columns``."""
-    from analysis.card import PLAYER_COLUMNS
+    """The run's player rows chunk by chunk as the association check reads them (``models.FLAG_COLUMNS``): the game's
+    ``rounds`` and ``flag`` (a function of the chunk's player rows and ``columns``, whole games at a time) beside
+    them; only the columns needed are read."""
+    from analysis.models import FLAG_COLUMNS
+
+    own = [c for c in FLAG_COLUMNS if c not in ("rounds", "flag")]
 
     def rows():
-        for g, p in run.chunks(["rounds"], [*PLAYER_COLUMNS, *columns]):
-            rounds = _per_row(g, p, "rounds")
-            yield p.assign(rounds=rounds, flag=np.asarray(flag(p), bool))
+        for g, p in run.chunks(["rounds"], [*own, *columns]):
+            yield p.assign(rounds=_per_row(g, p, "rounds"), flag=np.asarray(flag(p), bool))[list(FLAG_COLUMNS)]
     return rows
 
 
@@ -111,12 +112,11 @@ def association_blocks(run: Run, flag, yes: str, no: str, threshold: float, colu
     comparison adjusted for strategy, seat and game length beside it: an association is never shown alone.
     ``flag``: one value per row of ``run.players``, or a function of a chunk of player rows (with ``columns``)."""
     from analysis import stats
-    from analysis.models import FLAG_COLUMNS, association, association_rows
+    from analysis.models import association, association_rows
 
     if callable(flag):  # streamed: the flag of each chunk's player rows; the win rates in the comparison's first pass
         groups = stats.RateSums("flag", "win_share")  # summed by the flag, then named: no string per row
-        a = association_rows(mapped(flagged_rows(run, flag, columns), lambda c: c[list(FLAG_COLUMNS)]),
-                             f"{yes} minus {no}", threshold, also=[groups])
+        a = association_rows(flagged_rows(run, flag, columns), f"{yes} minus {no}", threshold, also=[groups])
         sums = groups.result().rename(index={False: no, True: yes}).sort_index()
         t = stats.win_rates_from(sums.rename_axis("group"))
     else:
