@@ -1,6 +1,10 @@
 """Statistics summed chunk by chunk (a run's Parquet parts, ``Run.chunks``): counts of distinct rows, exact
 quantiles from counts, and game-clustered least squares from sufficient statistics. Memory holds one chunk and
-the sums, never every game, and a frame in memory is one chunk, so both paths give the same numbers."""
+the sums, never every game, and a frame in memory is one chunk, so both paths give the same numbers.
+
+Each statistic is an accumulator (``add`` a chunk, then ``result``), so independent ones share a pass (``scan``),
+and a statistic of a stored run's rows (a ``Stream``) is computed once per report (``memoized``, ``prefetch``):
+reading and decoding the parts is most of a streamed report's cost."""
 
 from __future__ import annotations
 

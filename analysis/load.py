@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 import copy
+from pathlib import Path
 from typing import Any, Callable, Hashable, Iterator, Sequence
 
 import numpy as np
