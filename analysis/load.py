@@ -266,12 +266,12 @@ def _part_frame(run_dir: Path, entry: dict[str, Any], kind: str, columns: Sequen
                 names: Sequence[str] | None = None) -> pd.DataFrame:
     """One part (already checksummed) as a compact frame, its row count checked against the manifest; ``names``: the
     part's columns when known (every part of a checked run has the same), saving a read of its schema. Strings are
-    read as dictionaries (``_categorical``)."""
+    read as dictionaries (``_categorical``), on one thread (a part is small: Arrow's pool costs more than it saves)."""
     path = run_dir / entry[kind]["file"]
     try:
         names = pq.read_schema(path).names if names is None else names
         wanted = list(names) if columns is None else [c for c in columns if c in names]
-        table = pq.ParquetFile(path, read_dictionary=wanted).read(columns=wanted)
+        table = pq.ParquetFile(path, read_dictionary=wanted).read(columns=wanted, use_threads=False)
     except (pa.ArrowException, OSError) as exc:
         raise PlaytestError(f"{path} cannot be read as Parquet ({exc}); {REDO}") from exc
     rows = entry[kind].get("rows")
