@@ -138,6 +138,7 @@ def test_a_stored_run_computes_each_statistic_in_one_pass(tmp_path, monkeypatch)
     (changing one leaves the memo intact); other arguments, or a run in memory, are computed anew."""
     run_dir = write_run(tmp_path / "r", game="bus", n_games=600, n_parts=3)
     run, reference = load_run(run_dir), load_run(run_dir).counts("players", ["seat", "gems"])
+    ends = load_run(run_dir).counts("games", ["end_reason"])
     passes = []
     stream = Run._stream
     monkeypatch.setattr(Run, "_stream", lambda self, kind, cols: passes.append(kind) or stream(self, kind, cols))
@@ -150,6 +151,8 @@ def test_a_stored_run_computes_each_statistic_in_one_pass(tmp_path, monkeypatch)
     assert stats.rate_sums(run.rows("players", ["strategy", "win_share"]), "seat", "win_share").equals(sums) and len(passes) == 2
     stats.rate_sums(rows, "strategy", "win_share")
     assert len(passes) == 3
+    each = run.counts_each("games", [["rounds"], ["end_reason"], ["rounds"]])  # two key sets, one pass
+    assert len(passes) == 4 and each[1].equals(ends) and each[0].equals(each[2]) and each[0]["n"].sum() == 600
     memory = Run(run.run_dir, run.manifest, run.games, run.players)
     assert memory.counts("players", ["seat", "gems"]).equals(again) and not memory.memo
 
