@@ -8,7 +8,7 @@ PLAYTEST := $(BIN)/playtest
 
 .PHONY: demo tour-pig tour-sea-trade tour-bus tour-circus-train tour-seven-wonders reports reports-sea-trade reports-bus \
 	reports-circus-train reports-seven-wonders reports-sweeps reports-balance reports-balance-bus \
-	reports-balance-sea-trade test fuzz install bench clean
+	reports-balance-sea-trade reports-ladder-bus test fuzz install bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -55,7 +55,8 @@ tour-seven-wonders: $(STAMP)
 	$(PLAYTEST) report $(TOUR)/seven_wonders
 
 # The regeneration of every committed report (about an hour on two cores).
-reports: reports-sea-trade reports-bus reports-circus-train reports-seven-wonders reports-sweeps reports-balance
+reports: reports-sea-trade reports-bus reports-circus-train reports-seven-wonders reports-sweeps reports-balance \
+	reports-ladder-bus
 
 reports-sea-trade: $(STAMP)
 	$(PLAYTEST) run sea_trade --players 4 --games 1000000 --seed 1 --out runs/demo-sea_trade-4p
@@ -76,6 +77,13 @@ reports-bus: $(STAMP)
 		--population reports/harden-bus-4p/population.json --out runs/demo-bus-4p-population
 	$(PLAYTEST) report runs/demo-bus-4p runs/demo-bus-3p runs/demo-bus-5p --ladder runs/demo-bus-ladder-4p \
 		--strong runs/demo-bus-4p-population --out reports/bus
+
+# Bus 4p strength ladder over the hardened population, sized to resolve a 3-pt change (reports/ladder-bus-4p).
+reports-ladder-bus: $(STAMP)
+	$(PLAYTEST) ladder bus --players 4 --population reports/harden-bus-4p/population.json --playouts 0,4 \
+		--until-ci 4.2 --games 12000 --seed 1 --out runs/ladder-bus-4p-pop
+	mkdir -p reports/ladder-bus-4p
+	cp runs/ladder-bus-4p-pop/report/* runs/ladder-bus-4p-pop/ladder.json reports/ladder-bus-4p/
 
 # Circus Train: basic 2-5 players; the advanced game and one flipped decision (CT-AMB-37, the sensitivity study) on
 # the same seed as the 4-player basic run (the report pairs them game by game); solitaire with every strategy

@@ -14,6 +14,7 @@ import pandas as pd
 from analysis import models, stats
 from analysis.load import Run
 from analysis.sections import Section, Table, ci
+from analysis.players import exploitability_clause
 from analysis.verdicts import Finding, parse_min_effect
 from sim.core.errors import PlaytestError
 
@@ -79,16 +80,9 @@ def _rules_diff(a: Run, b: Run) -> str:
 
 def exploitability_text(population: Mapping[str, Any]) -> str:
     """'hardened population (exploitability +X pts [lo, hi] by a tuned best response; rollout probe ...)'."""
-    e = population.get("exploitability")
-    if not e:
+    if not population.get("exploitability"):
         return "population (exploitability not measured)"
-    text = f"hardened population (exploitability {e['points']:+.1f} pts [{e['lo']:+.1f}, {e['hi']:+.1f}]"
-    text += f" by {e['probe']}" if e.get("probe") else ""
-    probe = population.get("rollout_probe")
-    if probe:
-        who = " ".join(x for x in ("the rollout probe", probe.get("player")) if x)
-        text += f"; {who} gains {probe['points']:+.1f} [{probe['lo']:+.1f}, {probe['hi']:+.1f}]"
-    return text + ")"
+    return f"hardened population ({exploitability_clause(population)})"
 
 
 def pairing(pair: StrongPair) -> str:
