@@ -60,7 +60,7 @@ def pair_strong(runs: Sequence[Run], strong: Sequence[Run]) -> list[StrongPair]:
             have = ", ".join(sorted({f"{r.game} {r.n_players}p" for r in runs}))
             raise PlaytestError(f"{where} is {s.game} with {s.n_players} players but the report's runs are {have}; "
                                 "pass a population run of the same game and player count as one of them")
-        ruled = [r for r in same if (r.manifest.get("rules") or {}) == (s.manifest.get("rules") or {})]
+        ruled = [r for r in same if r.rules == s.rules]
         if not ruled:
             raise PlaytestError(f"{where} plays other rules than {same[0].run_dir} ({_rules_diff(same[0], s)}); "
                                 "run the population with the pool run's --set options")
@@ -73,7 +73,7 @@ def pair_strong(runs: Sequence[Run], strong: Sequence[Run]) -> list[StrongPair]:
 
 
 def _rules_diff(a: Run, b: Run) -> str:
-    ra, rb = a.manifest.get("rules") or {}, b.manifest.get("rules") or {}
+    ra, rb = a.rules, b.rules
     keys = sorted(k for k in set(ra) | set(rb) if ra.get(k) != rb.get(k))
     return ", ".join(f"{k}={ra.get(k)} vs {rb.get(k)}" for k in keys[:3])
 
