@@ -8,7 +8,7 @@ PLAYTEST := $(BIN)/playtest
 
 .PHONY: demo tour-pig tour-sea-trade tour-bus tour-circus-train tour-seven-wonders reports reports-sea-trade reports-bus \
 	reports-circus-train reports-seven-wonders reports-sweeps reports-balance reports-balance-bus \
-	reports-balance-sea-trade test fuzz install bench clean
+	reports-balance-sea-trade reports-ladder-bus test fuzz install bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -55,7 +55,8 @@ tour-seven-wonders: $(STAMP)
 	$(PLAYTEST) report $(TOUR)/seven_wonders
 
 # The regeneration of every committed report (about an hour on two cores).
-reports: reports-sea-trade reports-bus reports-circus-train reports-seven-wonders reports-sweeps reports-balance
+reports: reports-sea-trade reports-bus reports-circus-train reports-seven-wonders reports-sweeps reports-balance \
+	reports-ladder-bus
 
 reports-sea-trade: $(STAMP)
 	$(PLAYTEST) run sea_trade --players 4 --games 1000000 --seed 1 --out runs/demo-sea_trade-4p
@@ -66,16 +67,24 @@ reports-sea-trade: $(STAMP)
 	$(PLAYTEST) report runs/demo-sea_trade-4p --ladder runs/demo-sea_trade-ladder-4p \
 		--strong runs/demo-sea_trade-4p-population --out reports/sea_trade
 
-reports-bus: $(STAMP)
+reports-bus: reports-ladder-bus
 	$(PLAYTEST) run bus --players 4 --games 1000000 --seed 1 --out runs/demo-bus-4p
 	$(PLAYTEST) run bus --players 3 --games 200000 --seed 1 --out runs/demo-bus-3p
 	$(PLAYTEST) run bus --players 5 --games 200000 --seed 1 --out runs/demo-bus-5p
 	$(PLAYTEST) ladder bus --players 4 --base balanced,commuter,expander,builder --playouts 0,4,16 --games 200 \
 		--seed 1 --out runs/demo-bus-ladder-4p
-	$(PLAYTEST) run bus --players 4 --games 200000 --seed 1 \
-		--population reports/harden-bus-4p/population.json --out runs/demo-bus-4p-population
+	for n in 3 4 5; do $(PLAYTEST) run bus --players $$n --games 200000 --seed 1 \
+		--population reports/harden-bus-$${n}p/population.json --out runs/demo-bus-$${n}p-population || exit 1; done
 	$(PLAYTEST) report runs/demo-bus-4p runs/demo-bus-3p runs/demo-bus-5p --ladder runs/demo-bus-ladder-4p \
-		--strong runs/demo-bus-4p-population --out reports/bus
+		--ladder runs/ladder-bus-4p-pop --strong runs/demo-bus-4p-population --strong runs/demo-bus-3p-population \
+		--strong runs/demo-bus-5p-population --out reports/bus
+
+# Bus 4p strength ladder over the hardened population, sized to resolve a 3-pt change (reports/ladder-bus-4p).
+reports-ladder-bus: $(STAMP)
+	$(PLAYTEST) ladder bus --players 4 --population reports/harden-bus-4p/population.json --playouts 0,4 \
+		--until-ci 4.2 --games 12000 --seed 1 --out runs/ladder-bus-4p-pop
+	mkdir -p reports/ladder-bus-4p
+	cp runs/ladder-bus-4p-pop/report/* runs/ladder-bus-4p-pop/ladder.json reports/ladder-bus-4p/
 
 # Circus Train: basic 2-5 players; the advanced game and one flipped decision (CT-AMB-37, the sensitivity study) on
 # the same seed as the 4-player basic run (the report pairs them game by game); solitaire with every strategy

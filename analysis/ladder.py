@@ -258,6 +258,8 @@ def ladder_section(levels: Sequence[Level], title: str = "Strength ladder", note
     threshold = levels[0].analysis.threshold
     found = changes(levels)
     lineup = ", ".join(dict.fromkeys(base_name(s) for s in runs[0].lineup))
+    who = ("the hardened population" if runs[0].manifest.get("population") else f"the pool {lineup}") + \
+        " at 0 playouts, every seat rolling out over its base above"
     blocks: list = [
         f"The same study ({runs[0].n_players} players, {runs[0].n_games:,} games per level, pool {lineup}, the same "
         f"seeds and seating) at {len(levels)} strengths: the base strategies (0 playouts) and flat Monte Carlo over "
@@ -278,7 +280,8 @@ def ladder_section(levels: Sequence[Level], title: str = "Strength ladder", note
                                             "compare levels with the paired changes above, not with these labels."))
     blocks.append(Plot("seats", effect_plot(seats, "seat", {s: f"seat {s + 1}" for s in seats["seat"].unique()},
                                             "Seat advantage against playing strength", threshold),
-                       "Each seat's win-rate effect at each strength, 95% intervals; grey band: ± the threshold."))
+                       f"Each seat's win-rate effect at each strength, 95% intervals; grey band: ± the threshold. Players: "
+                       f"{who}."))
     strat = strategy_frame(levels)
     if len(strat):
         wide = strat.assign(cell=[f"#{r['rank']} {_cell(r)}" for _, r in strat.iterrows()]).pivot(
@@ -287,7 +290,8 @@ def ladder_section(levels: Sequence[Level], title: str = "Strength ladder", note
         blocks.append(Table(wide.reset_index(), "Strategy effect adjusted for seat, by strength (#rank, effect [95% CI] label)."))
         blocks.append(Plot("strategies", effect_plot(strat, "strategy", {}, "Strategy effects against playing strength",
                                                      threshold),
-                           "Each base strategy's effect at each strength (as itself, then as rollouts over it)."))
+                           "Each base strategy's effect at each strength (as itself, then as rollouts over it). "
+                           f"Players: {who}."))
     length = pd.DataFrame({"playouts": [lv.playouts for lv in levels],
                            "mean rounds": [f"{lv.analysis.run.games['rounds'].mean():.2f}" for lv in levels],
                            "games": [f"{lv.analysis.run.n_games:,}" for lv in levels]})

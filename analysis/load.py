@@ -168,6 +168,20 @@ class Run:
         return str(self.manifest["game"])
 
     @property
+    def rules(self) -> dict[str, Any]:
+        """The rules the run played: its manifest's, completed with the game's defaults for fields added after the
+        run was made (a new field's default is the rules as printed, so the older run played it)."""
+        from sim.core.rules import rules_dict
+        from sim.core.spec import get_game
+
+        stored = self.manifest.get("rules") or {}
+        try:
+            defaults = rules_dict(get_game(self.game).rules_type())
+        except PlaytestError:
+            return dict(stored)
+        return {**defaults, **stored}
+
+    @property
     def title(self) -> str:
         return str(self.manifest.get("title") or self.game)
 

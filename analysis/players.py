@@ -17,17 +17,32 @@ def base_name(strategy: str) -> str:
 
 
 def _weights_text(population: Mapping[str, Any]) -> str:
-    return ", ".join(f"{m} {w:.0%}" for m, w in zip(population["members"], population["weights"]) if w > 0)
+    """'a 41%, b 0.2%': whole percents, one decimal below 1% so that a member that plays never reads 0%."""
+    return ", ".join(f"{m} {w:.0%}" if w >= 0.01 else f"{m} {w:.1%}"
+                     for m, w in zip(population["members"], population["weights"]) if w > 0)
+
+
+def exploitability_clause(population: Mapping[str, Any]) -> str:
+    """'exploitability +X pts [lo, hi] by PROBE; the rollout probe P gains +Y [lo, hi]': each probe's own gain, so
+    a reader sees which one bounds it (a tuned best response and a rollout player can differ by tens of points)."""
+    e = population.get("exploitability")
+    if not e:
+        return "exploitability not measured"
+    text = f"exploitability {e['points']:+.1f} pts [{e['lo']:+.1f}, {e['hi']:+.1f}]"
+    text += f" by {e['probe']}" if e.get("probe") else ""
+    probe = population.get("rollout_probe")
+    if probe:
+        who = " ".join(x for x in ("the rollout probe", probe.get("player")) if x)
+        text += f"; {who} gains {probe['points']:+.1f} [{probe['lo']:+.1f}, {probe['hi']:+.1f}]"
+    return text
 
 
 def population_phrase(population: Mapping[str, Any]) -> str:
-    """'hardened population (exploitability +X pts [lo, hi]; members)' or a population without a measure."""
-    e = population.get("exploitability")
+    """'hardened population (members; exploitability ...)' or a population without a measure."""
     members = _weights_text(population)
-    if not e:
+    if not population.get("exploitability"):
         return f"population {members} (exploitability not measured)"
-    return (f"hardened population ({members}; exploitability {e['points']:+.1f} pts [{e['lo']:+.1f}, {e['hi']:+.1f}]: "
-            f"no best response we found gains more than {e.get('bound_pts', e['hi']):.1f} pts)")
+    return f"hardened population ({members}; {exploitability_clause(population)})"
 
 
 def players_phrase(manifest: Mapping[str, Any]) -> str:

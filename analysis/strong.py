@@ -14,6 +14,7 @@ import pandas as pd
 from analysis import models, stats
 from analysis.load import Run
 from analysis.sections import Section, Table, ci
+from analysis.players import exploitability_clause
 from analysis.verdicts import Finding, parse_min_effect
 from sim.core.errors import PlaytestError
 
@@ -59,7 +60,7 @@ def pair_strong(runs: Sequence[Run], strong: Sequence[Run]) -> list[StrongPair]:
             have = ", ".join(sorted({f"{r.game} {r.n_players}p" for r in runs}))
             raise PlaytestError(f"{where} is {s.game} with {s.n_players} players but the report's runs are {have}; "
                                 "pass a population run of the same game and player count as one of them")
-        ruled = [r for r in same if (r.manifest.get("rules") or {}) == (s.manifest.get("rules") or {})]
+        ruled = [r for r in same if r.rules == s.rules]
         if not ruled:
             raise PlaytestError(f"{where} plays other rules than {same[0].run_dir} ({_rules_diff(same[0], s)}); "
                                 "run the population with the pool run's --set options")
@@ -72,23 +73,16 @@ def pair_strong(runs: Sequence[Run], strong: Sequence[Run]) -> list[StrongPair]:
 
 
 def _rules_diff(a: Run, b: Run) -> str:
-    ra, rb = a.manifest.get("rules") or {}, b.manifest.get("rules") or {}
+    ra, rb = a.rules, b.rules
     keys = sorted(k for k in set(ra) | set(rb) if ra.get(k) != rb.get(k))
     return ", ".join(f"{k}={ra.get(k)} vs {rb.get(k)}" for k in keys[:3])
 
 
 def exploitability_text(population: Mapping[str, Any]) -> str:
     """'hardened population (exploitability +X pts [lo, hi] by a tuned best response; rollout probe ...)'."""
-    e = population.get("exploitability")
-    if not e:
+    if not population.get("exploitability"):
         return "population (exploitability not measured)"
-    text = f"hardened population (exploitability {e['points']:+.1f} pts [{e['lo']:+.1f}, {e['hi']:+.1f}]"
-    text += f" by {e['probe']}" if e.get("probe") else ""
-    probe = population.get("rollout_probe")
-    if probe:
-        who = " ".join(x for x in ("the rollout probe", probe.get("player")) if x)
-        text += f"; {who} gains {probe['points']:+.1f} [{probe['lo']:+.1f}, {probe['hi']:+.1f}]"
-    return text + ")"
+    return f"hardened population ({exploitability_clause(population)})"
 
 
 def pairing(pair: StrongPair) -> str:

@@ -120,6 +120,7 @@ def test_the_ladder_report_and_its_place_in_a_balance_report(tmp_path):
     path, line = write_ladder_report(root, tmp_path / "report")
     text = (tmp_path / "report" / "report.md").read_text()
     assert path.is_file() and "Level-to-level changes, paired" in text and line == headline(load_ladder(root))
+    assert "± the threshold. Players: the pool " in text  # every figure states the players behind it
     assert "Seat 1's win rate (first player) rises by" in line
     sections = [Section("Balance card"), Section("run: Seats"), Section("run: First player and the start"),
                 Section("run: Clock")]
@@ -179,7 +180,9 @@ def test_a_ladder_under_a_population_draws_the_same_bases_at_every_level(tmp_pat
     bases = strong.players["strategy"].astype(str).str.replace("+mc1", "", regex=False)
     assert (bases.to_numpy() == weak.players["strategy"].astype(str).to_numpy()).all()
     assert players_phrase(strong.manifest).startswith("rollouts over the hardened population (trader 60%, raider 40%")
-    assert "Players: hardened population (trader 60%" in (root / "report" / "report.md").read_text()
+    text = (root / "report" / "report.md").read_text()
+    assert "Players: hardened population (trader 60%" in text
+    assert "Players: the hardened population at 0 playouts, every seat rolling out over its base above." in text
     capsys.readouterr()
     assert main([*args, "--population", str(population), "--base", "trader"]) == 2
     assert "either --base LIST or --population FILE" in capsys.readouterr().err

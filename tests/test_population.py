@@ -115,6 +115,16 @@ def test_players_phrase_names_pool_population_and_rollouts():
     assert players_phrase(unmeasured) == "population a 75%, b 25% (exploitability not measured)"
 
 
+def test_population_phrase_names_each_probe_with_its_own_gain():
+    measured = {"members": ["a", "b"], "weights": [0.998, 0.002],
+                "exploitability": {"points": 10.4, "lo": 9.7, "hi": 11.1, "probe": "CMA-ES best response br9",
+                                   "bound_pts": 72.9},
+                "rollout_probe": {"points": 71.0, "lo": 69.1, "hi": 72.9, "player": "a+mc4"}}
+    assert players_phrase({"population": measured}) == (
+        "hardened population (a 100%, b 0.2%; exploitability +10.4 pts [+9.7, +11.1] by CMA-ES best response br9; "
+        "the rollout probe a+mc4 gains +71.0 [+69.1, +72.9])")
+
+
 def test_ab_under_a_population_swaps_one_member_in_the_same_seats(population_file, tmp_path, capsys):
     out = tmp_path / "ab"
     assert main(["ab", "bus", "--players", "3", "--games", "200", "--chunk-size", "100", "--jobs", "1", "--quiet",

@@ -6,15 +6,17 @@ player count or rules, or one not made with --population, is refused in one line
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from analysis.load import load_run
-from analysis.strong import (DEPENDS, HOLDS, StrongPair, end_rows, exploitability_text, pairing, seat_rows,
-                             strong_blocks, summary)
+from analysis.strong import (DEPENDS, HOLDS, StrongPair, end_rows, exploitability_text, pair_strong, pairing,
+                             seat_rows, strong_blocks, summary)
 from sim.cli import main
+from sim.core.errors import PlaytestError
 from tests.test_analysis_synth import make_run, write_run
 
 GAMES = 20_000
@@ -107,6 +109,23 @@ def test_report_with_strong_puts_the_comparison_on_the_card(written, tmp_path, c
     details = md.split("## Card details")[1].split("\n## ")[0]
     assert "population − pool [95% CI]" in details
     assert load_run(written["pop-4p"]).manifest["population"]["exploitability"]["points"] == 10.4
+
+
+def test_a_pool_run_older_than_a_rules_field_pairs_with_a_population_run_at_its_default(written, tmp_path):
+    old, pop = tmp_path / "pool-older", tmp_path / "pop"
+    shutil.copytree(written["pool"], old)
+    shutil.copytree(written["pop-4p"], pop)
+
+    def set_rules(run_dir: Path, rules: dict) -> None:
+        manifest = json.loads((run_dir / "manifest.json").read_text())
+        (run_dir / "manifest.json").write_text(json.dumps({**manifest, "rules": rules}))
+
+    set_rules(old, {"round_cap": 200})  # made before seat2_wins_ties and the other later fields
+    set_rules(pop, {**load_run(pop).rules, "seat2_wins_ties": False})
+    assert [p.pool.run_dir for p in pair_strong([load_run(old)], [load_run(pop)])] == [old]
+    set_rules(pop, {**load_run(pop).rules, "seat2_wins_ties": True})
+    with pytest.raises(PlaytestError, match="seat2_wins_ties=False vs True"):
+        pair_strong([load_run(old)], [load_run(pop)])
 
 
 def _error_line(capsys) -> str:
