@@ -155,22 +155,40 @@ def end_rows(pair: StrongPair, threshold: float) -> list[Row]:
     return rows
 
 
-def _short(row: Row) -> str:
-    return row.what.replace(" (first player)", "")
+def _listing(rows: Sequence[Row], n_seats: int) -> str:
+    """'every seat, ends by a, b' or 'seats 1, 3': the findings of one verdict, short enough for the card."""
+    seats = [r.what.split()[1] for r in rows if r.what.startswith("Seat ")]
+    ends = [r.what.removeprefix("ends by ") for r in rows if r.what.startswith("ends by ")]
+    bits = []
+    if seats:
+        plural = "s" if len(seats) > 1 else ""
+        bits.append("every seat" if len(seats) == n_seats else f"seat{plural} {', '.join(seats)}")
+    if ends:
+        bits.append(f"ends by {', '.join(ends)}")
+    return ", ".join(bits)
+
+
+def _card_population(population: Mapping[str, Any]) -> str:
+    """'hardened population: exploitability +X pts [lo, hi], rollout probe +Y': the card's short form (the
+    probes' names and the rollout probe's interval are in the details table's caption)."""
+    e = population.get("exploitability")
+    if not e:
+        return "population, exploitability not measured"
+    probe = population.get("rollout_probe")
+    return (f"hardened population: exploitability {e['points']:+.1f} pts [{e['lo']:+.1f}, {e['hi']:+.1f}]"
+            + (f", rollout probe {probe['points']:+.1f}" if probe else ""))
 
 
 def summary(pair: StrongPair, rows: Sequence[Row]) -> str:
     """The card's sentence: which findings hold under the population and which depend on the players (the
-    numbers are in the table below it)."""
+    numbers are in the table of the card's details)."""
     parts = []
     for verdict in (HOLDS, DEPENDS, ABOUT, OPEN):
         chosen = [r for r in rows if r.verdict == verdict]
-        if not chosen:
-            continue
-        parts.append(f"{verdict}: {', '.join(_short(r) for r in chosen)}")
-    population = exploitability_text(pair.strong.manifest["population"])
-    return (f"**Strong play, {pair.pool.n_players} players**: the pool's findings against a {population}. "
-            + "; ".join(p[0].upper() + p[1:] for p in parts) + ".")
+        if chosen:
+            parts.append(f"{verdict}: {_listing(chosen, pair.pool.n_players)}")
+    population = _card_population(pair.strong.manifest["population"])
+    return f"**Strong play, {pair.pool.n_players} players** ({population}): " + "; ".join(parts) + "."
 
 
 def strong_blocks(pair: StrongPair, min_effect: str) -> tuple[str, Table]:
@@ -183,13 +201,14 @@ def strong_blocks(pair: StrongPair, min_effect: str) -> tuple[str, Table]:
                            "population − pool [95% CI]": r.change.interval(), "label": r.change.label,
                            "verdict": r.verdict} for r in rows])
     note = "" if seated else " Seats are left out: the pool run's seating ties strategies to seats."
-    return (summary(pair, rows) + " The numbers are under 'Card details'.",
+    population = exploitability_text(pair.strong.manifest["population"])
+    return (summary(pair, rows),
             Table(frame, f"Strong play, {pair.pool.n_players} players. Heuristic pool ({pair.pool.n_games:,} games, "
-                         f"seating {pair.pool.manifest.get('seating')}) and population ({pair.strong.n_games:,} games, "
-                         "each seat drawn from its mixture): a seat's win rate minus the fair share in points (raw), an "
-                         f"end reason's share of games; 95% intervals. The difference: {pairing(pair)}. Holds = the "
-                         f"difference is shown inside ± {threshold:.3g} pts; depends on the players = it is large, or "
-                         "the seat effect changes sign." + note))
+                         f"seating {pair.pool.manifest.get('seating')}) and {population} ({pair.strong.n_games:,} "
+                         "games, each seat drawn from its mixture): a seat's win rate minus the fair share in points "
+                         f"(raw), an end reason's share of games; 95% intervals. The difference: {pairing(pair)}. "
+                         f"Holds = the difference is shown inside ± {threshold:.3g} pts; depends on the players = it is "
+                         "large, or the seat effect changes sign." + note))
 
 
 def insert_strong(sections: list[Section], pairs: Sequence[StrongPair], min_effect: str) -> list[Section]:
@@ -198,10 +217,11 @@ def insert_strong(sections: list[Section], pairs: Sequence[StrongPair], min_effe
     if not pairs:
         return sections
     blocks = [strong_blocks(pair, min_effect) for pair in pairs]
+    where = "The strong-play numbers and each population's probes are under 'Card details'."
     out = []
     for section in sections:
         if section is sections[0]:
-            section = Section(section.title, section.blocks + [sentence for sentence, _ in blocks])
+            section = Section(section.title, section.blocks + [sentence for sentence, _ in blocks] + [where])
         elif section.title == "Card details":
             section = Section(section.title, section.blocks + [table for _, table in blocks])
         out.append(section)

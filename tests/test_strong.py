@@ -53,9 +53,11 @@ def test_seat_effect_that_shrinks_depends_on_the_players_with_the_planted_differ
     assert seat1.change.se == pytest.approx(np.hypot(*se), rel=0.05)
     assert "independent samples (seeds 1 and 2)" == pairing(pair)
     text = summary(pair, seat_rows(pair, 2.0))
-    assert "Depends on the players: Seat 1, Seat 2, Seat 3, Seat 4." in text
-    assert "exploitability +10.4 pts [+9.7, +11.1] by a tuned best response" in text
-    assert "the rollout probe br6+mc4 gains +71.0" in text
+    assert text == ("**Strong play, 4 players** (hardened population: exploitability +10.4 pts [+9.7, +11.1], "
+                    "rollout probe +71.0): depends on the players: every seat.")
+    caption = strong_blocks(pair, "2")[1].caption  # the probes by name, for the card's details
+    assert "exploitability +10.4 pts [+9.7, +11.1] by a tuned best response" in caption
+    assert "the rollout probe br6+mc4 gains +71.0" in caption
 
 
 def test_a_sign_flip_depends_on_the_players_even_when_the_difference_is_not_large():
@@ -103,8 +105,9 @@ def test_report_with_strong_puts_the_comparison_on_the_card(written, tmp_path, c
     assert main(["report", str(written["pool"]), "--strong", str(written["pop-4p"]), "--out", str(out)]) == 0
     md = (out / "report.md").read_text()
     card = md.split("## ")[1]
-    assert "**Strong play, 4 players**: the pool's findings against a hardened population" in card
-    assert "Depends on the players: Seat 1" in card
+    assert "**Strong play, 4 players** (hardened population: exploitability +10.4 pts" in card
+    assert "each population's probes are under 'Card details'" in card
+    assert "): depends on the players: every seat;" in card  # seat 1 planted at 2/5 in the pool, 1/4 in the other
     assert "population − pool [95% CI]" not in card  # the card stays one screen: the table is in its details
     details = md.split("## Card details")[1].split("\n## ")[0]
     assert "population − pool [95% CI]" in details
