@@ -207,8 +207,8 @@ def strong_blocks(pair: StrongPair, min_effect: str) -> tuple[str, Table]:
                          f"seating {pair.pool.manifest.get('seating')}) and {population} ({pair.strong.n_games:,} "
                          "games, each seat drawn from its mixture): a seat's win rate minus the fair share in points "
                          f"(raw), an end reason's share of games; 95% intervals. The difference: {pairing(pair)}. "
-                         f"Holds = the difference is shown inside ± {threshold:.3g} pts; depends on the players = it is "
-                         "large, or the seat effect changes sign." + note))
+                         f"Holds = the difference is shown inside ± {threshold:.3g} pts; depends on the players = it "
+                         "is large, or the seat effect changes sign." + note))
 
 
 def insert_strong(sections: list[Section], pairs: Sequence[StrongPair], min_effect: str) -> list[Section]:
