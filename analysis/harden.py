@@ -9,6 +9,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from analysis import plots
 from analysis.load import load_run
@@ -78,7 +79,7 @@ def exploitability_figure(summary: dict[str, Any]) -> Figure:
     ax.set_xlabel("round (round r measures the mixture solved after round r-1)")
     ax.set_ylabel("gain over the fair share (pts)")
     ax.set_title(f"{summary['game']} {summary['n_players']}p: how far a best response exploits the mixture")
-    ax.set_xticks(x)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # whole rounds, few enough to read at 50 rounds
     ax.legend(fontsize=8)
     return fig
 
