@@ -58,7 +58,8 @@ def history_frame(summary: dict[str, Any]) -> pd.DataFrame:
                      "exploitability estimate, pts [95% CI]": _interval(r["exploitability"]),
                      "searched best response's gain": _interval(r.get("best_response_gain", r["exploitability"])),
                      "best member (search start): gain": member,
-                     "added": r.get("added", "-"), "games": f"{r['games']:,}", "games so far": f"{total:,}",
+                     "added": r.get("added", f"- (round {r['remeasure_of']} re-measured)" if "remeasure_of" in r
+                                    else "-"), "games": f"{r['games']:,}", "games so far": f"{total:,}",
                      "seconds": f"{r['seconds']:.0f}"})
     return pd.DataFrame(rows)
 
@@ -66,14 +67,16 @@ def history_frame(summary: dict[str, Any]) -> pd.DataFrame:
 def exploitability_figure(summary: dict[str, Any]) -> Figure:
     """Each round's best-response gain against the mixture it measured, with its 95% interval, and the
     --min-effect line the stopping rule compares the interval's upper end with."""
-    rounds = [r for r in summary["rounds"] if "exploitability" in r]
-    x = [r["round"] for r in rounds]
-    est = np.array([r["exploitability"]["points"] for r in rounds])
-    lo = np.array([r["exploitability"]["lo"] for r in rounds])
-    hi = np.array([r["exploitability"]["hi"] for r in rounds])
     fig = plots.new_figure()
     ax = fig.add_subplot()
-    ax.errorbar(x, est, yerr=[est - lo, hi - est], fmt="o-", capsize=3, label="exploitability estimate (95% interval)")
+    rounds = [r for r in summary["rounds"] if "exploitability" in r and "remeasure_of" not in r]
+    again = [r for r in summary["rounds"] if "remeasure_of" in r]
+    for group, style, label in ((rounds, "o-", "exploitability estimate (95% interval)"),
+                                (again, "s", "the kept round's mixture re-measured on fresh seeds")):
+        if group:
+            est, lo, hi = (np.array([r["exploitability"][k] for r in group]) for k in ("points", "lo", "hi"))
+            ax.errorbar([r["round"] for r in group], est, yerr=[est - lo, hi - est], fmt=style, capsize=3,
+                        label=label)
     ax.axhline(summary["threshold_pts"], **plots.EXPECTED_STYLE, label=f"--min-effect ({summary['threshold_pts']:g} pts)")
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xlabel("round (round r measures the mixture solved after round r-1)")
@@ -86,10 +89,15 @@ def exploitability_figure(summary: dict[str, Any]) -> Figure:
 
 def _mixtures(summary: dict[str, Any]) -> str:
     """How each round's mixture was made (--meta-solver), in one sentence."""
-    if summary.get("meta_solver", "nash") == "fictitious":
+    solver = summary.get("meta_solver", "nash")
+    kept = (" The population written is the round whose exploitability interval reached lowest, re-measured on "
+            "fresh seeds when it is not the last." if summary.get("keep") == "best" else "")
+    if solver in ("fictitious", "forgetful"):
         return ("Mixtures by fictitious play: after round r the mixture averages round 0's solved mixture and the r "
-                "best responses, each weighing 1/(r + 1); no empirical game is played after round 0.")
-    return "Mixtures solve the members' empirical game (every member in every seat, random seating)."
+                "best responses, each weighing 1/(r + 1); no empirical game is played after round 0."
+                + (" Before each average, the members measured to lose against the mixture (their gain's 95% "
+                   "interval below 0) leave it." if solver == "forgetful" else "") + kept)
+    return "Mixtures solve the members' empirical game (every member in every seat, random seating)." + kept
 
 
 def history_markdown(summary: dict[str, Any]) -> str:

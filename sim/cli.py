@@ -184,10 +184,14 @@ def _add_harden_args(p: argparse.ArgumentParser) -> None:
                    help="games measuring each member against the mixture, the search's candidate starts (default 5,000)")
     p.add_argument("--probe-playouts", type=_at_least(1), default=4, help="playouts of the rollout probe (default 4)")
     p.add_argument("--probe-games", type=_at_least(1), default=200, help="games of the rollout probe (default 200)")
-    p.add_argument("--meta-solver", default="nash", choices=["nash", "fictitious"],
-                   help="how each round's mixture is made: nash (default: solve the members' empirical game) or "
+    p.add_argument("--meta-solver", default="nash", choices=["nash", "fictitious", "forgetful"],
+                   help="how each round's mixture is made: nash (default: solve the members' empirical game), "
                         "fictitious (fictitious play: the average of the pool's solved mixture and every best "
-                        "response so far, each 1/(r+1) after round r; no empirical game after round 0)")
+                        "response so far, each 1/(r+1) after round r; no empirical game after round 0) or forgetful "
+                        "(fictitious play that drops the members measured to lose against the mixture)")
+    p.add_argument("--keep", default="last", choices=["last", "best"],
+                   help="the population written: last (default: the last round's mixture) or best (the round whose "
+                        "exploitability interval reached lowest, re-measured on fresh seeds if it is not the last)")
     p.add_argument("--strategy-file", help="JSON file of extra strategies to register first")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -445,7 +449,7 @@ def _cmd_harden(args: argparse.Namespace) -> None:
                        search_games=args.search_games, block=args.block, popsize=args.popsize,
                        final_games=args.final_games, meta_games=args.meta_games, probe_playouts=args.probe_playouts,
                        probe_games=args.probe_games, member_games=args.member_games, overrides=args.overrides,
-                       meta_solver=args.meta_solver)
+                       meta_solver=args.meta_solver, keep=args.keep)
     root = harden(plan, args.out, jobs=args.jobs, progress=not args.quiet)
     summary = read_history(root)
     print(f"{summary['exploitability']['statement']} ({summary['stopped']} after {len(summary['rounds']) - 1} "

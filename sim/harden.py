@@ -18,10 +18,13 @@ it for a mixture. Each round then
    weight 1/(r + 1) after round r, and plays no empirical game. The solved mixture of a growing empirical game
    jumps from round to round (a best response to it opens a new direction, and the table near the mixture is
    noisy); the average moves by 1/(r + 1) and every best response keeps its weight, so what was exploited stays
-   covered.
+   covered. ``forgetful`` is fictitious play that first drops every member measured this round whose gain
+   against the mixture is below 0 with its whole interval: no member of a symmetric equilibrium loses against
+   it, and a beaten member left in the average is prey a best response learns to take.
 
-The population written is the last one measured (a best response found after it is kept in its round's
-directory, not added). A second, different probe then measures it: a rollout player (flat Monte Carlo over the
+The population written is the last one measured (``--keep last``; a best response found after it is kept in its
+round's directory, not added), or with ``--keep best`` the one whose exploitability interval reached lowest,
+measured again on fresh seeds when it is not the last (the lowest of many noisy estimates is biased low). A second, different probe then measures it: a rollout player (flat Monte Carlo over the
 mixture's heaviest member; the rollout kind takes one base strategy, not a mixture) in one seat against the
 mixture. The budget counts every logged game (search, measurements, empirical games, probe games; not the
 playouts inside a rollout).
@@ -55,8 +58,12 @@ MAX_STARTS = 6
 META_SOLVERS = {
     "nash": "least best-member value in the empirical game (analysis/metagame.py)",
     "fictitious": "fictitious play: the average of round 0's solved mixture and every best response so far",
+    "forgetful": "fictitious play whose members leave the average once they lose against it (the upper end of "
+                 "their gain's 95% interval below 0)",
 }
 """``--meta-solver`` choices: how each round's mixture is made from the last."""
+KEEP = {"last": "the last round's mixture", "best": "the least exploitable round's mixture, re-measured on fresh seeds"}
+"""``--keep`` choices: which measured mixture the hardening writes as its population."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,7 @@ class HardenPlan:
     overrides: tuple[str, ...] = ()
     """The rules variant every game of the hardening plays (``--set``); the population holds under it."""
     meta_solver: str = "nash"
+    keep: str = "last"
 
     @property
     def fair(self) -> float:
@@ -98,6 +106,10 @@ class HardenPlan:
         """Games one more round costs at most: its measurement and, with the nash meta-solver, its empirical game."""
         return self.measure_cost() + (self.meta_games if self.meta_solver == "nash" else 0)
 
+    def reserve(self) -> int:
+        """Games kept back at the end: the rollout probe and, with ``--keep best``, a fresh re-measure."""
+        return self.probe_games + (self.measure_cost() if self.keep == "best" else 0)
+
     def first_cost(self) -> int:
         """Games the smallest run costs: the pool's empirical game, one measurement and the probe."""
         return self.meta_games + self.measure_cost() + self.probe_games
@@ -112,14 +124,14 @@ class HardenPlan:
                 "final_games": self.final_games, "meta_games": self.meta_games,
                 "probe_playouts": self.probe_playouts, "probe_games": self.probe_games,
                 "member_games": self.member_games, "overrides": list(self.overrides),
-                "meta_solver": self.meta_solver}
+                "meta_solver": self.meta_solver, "keep": self.keep}
 
 
 def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, min_effect: str = "3", seed: int = 0,
                 search_games: int = 114_000, block: int = 500, popsize: int | None = None,
                 final_games: int = 10_000, meta_games: int = 10_000, probe_playouts: int = 4,
                 probe_games: int = 200, member_games: int = 5_000, overrides: Sequence[str] = (),
-                meta_solver: str = "nash") -> HardenPlan:
+                meta_solver: str = "nash", keep: str = "last") -> HardenPlan:
     """Check every choice before anything runs (one line naming the problem and the fix otherwise)."""
     names = known_strategies(game, players, pool, "--pool", "balanced,commuter")
     registry = get_game(game).strategies
@@ -138,11 +150,13 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
         if value < 1:
             raise PlaytestError(f"{flag} must be at least 1, not {value}")
     if meta_solver not in META_SOLVERS:
-        raise PlaytestError(f"--meta-solver {meta_solver!r} is unknown; choose {' or '.join(META_SOLVERS)}")
+        raise PlaytestError(f"--meta-solver {meta_solver!r} is unknown; choose {', '.join(META_SOLVERS)}")
+    if keep not in KEEP:
+        raise PlaytestError(f"--keep {keep!r} is unknown; choose {' or '.join(KEEP)}")
     parse_min_effect(min_effect)
     plan = HardenPlan(game, players, tuple(names), budget, min_effect, seed, search_games, block, popsize,
                       final_games, meta_games, probe_playouts, probe_games, member_games, tuple(overrides),
-                      meta_solver)
+                      meta_solver, keep)
     if budget < plan.first_cost():
         raise PlaytestError(
             f"--budget {budget:,} games is too small for one round: the pool's empirical game ({meta_games:,}), one "
@@ -178,6 +192,10 @@ class _Run:
         self.spent = 0
         self.meta_dirs: list[Path] = []
         self.history: list[dict[str, Any]] = []
+        self.last_gains: dict[str, Finding] = {}
+        self.measured_in: dict[str, int] = {}
+        """The round each member was last measured in: ``forgetful`` measures, among equal weights, the member
+        measured longest ago first, so every member of a long average is checked in turn."""
 
     def empirical_game(self, members: Sequence[str], round_: int) -> tuple[Population, dict[str, Any]]:
         """Play the members' empirical game for this round and solve every round's games for the mixture."""
@@ -191,23 +209,37 @@ class _Run:
         weights, info = solve_runs(self.meta_dirs, members)
         return Population(tuple(members), tuple(weights)), info
 
-    def fictitious(self, population: Population, newest: str, round_: int) -> tuple[Population, dict[str, Any]]:
+    def fictitious(self, population: Population, newest: str, round_: int,
+                   gains: dict[str, Finding]) -> tuple[Population, dict[str, Any]]:
         """Fictitious play: after round ``round_`` the mixture is (round_ x_round_ + newest) / (round_ + 1), the
-        average of round 0's solved mixture and the ``round_`` best responses."""
-        keep = round_ / (round_ + 1)
-        weights = [w * keep for w in population.weights] + [1.0 / (round_ + 1)]
+        average of round 0's solved mixture and the ``round_`` best responses; ``forgetful`` first drops from
+        x_round_ the members that lost against it this round (``gains``), unless none would be left."""
+        info: dict[str, Any] = {"games": 0, "solver": META_SOLVERS[self.plan.meta_solver]}
+        weights = list(population.weights)
+        if self.plan.meta_solver == "forgetful":
+            beaten = [i for i, m in enumerate(population.members) if m in gains and gains[m].hi < 0]
+            if len(beaten) < sum(w > 0 for w in weights):
+                for i in beaten:
+                    weights[i] = 0.0
+                info["dropped"] = [population.members[i] for i in beaten if population.weights[i] > 0]
+        keep = round_ / (round_ + 1) / sum(weights)
+        weights = [w * keep for w in weights] + [1.0 / (round_ + 1)]
         total = sum(weights)
-        return (Population((*population.members, newest), tuple(w / total for w in weights)),
-                {"games": 0, "solver": META_SOLVERS["fictitious"]})
+        return Population((*population.members, newest), tuple(w / total for w in weights)), info
 
     def member_gains(self, population: Population, round_: int) -> dict[str, Finding]:
         """Each support member and the newest member (the heaviest MAX_STARTS) in one seat against the mixture."""
         p = self.plan
         registry = get_game(p.game).strategies
-        order = sorted(range(len(population.members)), key=lambda i: -population.weights[i])
+        if p.meta_solver == "forgetful":
+            key = lambda i: (-round(population.weights[i], 9), self.measured_in.get(population.members[i], -1))  # noqa: E731
+        else:
+            key = lambda i: -population.weights[i]  # noqa: E731
+        order = sorted(range(len(population.members)), key=key)
         chosen = [population.members[-1], *(population.members[i] for i in order if population.weights[i] > 0)]
         gains = {}
         for member in list(dict.fromkeys(chosen))[:MAX_STARTS]:
+            self.measured_in[member] = round_
             copy = registry.register(replace(registry.get(member), name=f"{member}@r{round_}",
                                              description=f"{member}, measured against the round {round_} mixture"))
             out = self.root / f"round-{round_:02d}" / "members" / member
@@ -222,7 +254,7 @@ class _Run:
         """Measure the members against ``population``, tune round ``round_``'s best response from the best of
         them and measure it on fresh seeds; (its name, its gain, the best member's gain, the record)."""
         p = self.plan
-        members = self.member_gains(population, round_)
+        members = self.last_gains = self.member_gains(population, round_)
         best = max(members, key=lambda m: members[m].estimate)
         plan = _best_response(p, population, round_, best)
         root = tune(plan, self.root / f"round-{round_:02d}" / "best-response", jobs=self.jobs, progress=self.progress)
@@ -234,6 +266,17 @@ class _Run:
                 plan.block, "measured_on_games": plan.final_games, "start_gain": _finding_record(start),
                 "best_member": best, "member_gains": {m: _finding_record(f) for m, f in members.items()}}
         return plan.name, found, members[best], what
+
+    def measured_round(self, population: Population, round_: int) -> tuple[
+            tuple[Population, Finding, dict[str, Any]], Finding, Finding, dict[str, Any]]:
+        """Measure ``population`` as round ``round_``: (population, exploitability estimate, record), the searched
+        best response's gain, the best member's gain, and the round's history entry."""
+        name, searched, member, what = self.measure(population, round_)
+        found = searched if searched.estimate >= member.estimate else member
+        what["exploitability_from"] = name if found is searched else f"member {what['best_member']}"
+        entry = {"round": round_, "members": list(population.members), "weights": list(population.weights),
+                 "exploitability": _finding_record(found), "best_response_gain": _finding_record(searched), **what}
+        return (population, found, what), searched, member, entry
 
     def probe(self, population: Population) -> tuple[str, Finding]:
         """The rollout player over the mixture's heaviest member, in one seat against the mixture."""
@@ -257,31 +300,35 @@ def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progr
         population, info = run.empirical_game(plan.pool, 0)
         run.history.append({"round": 0, "members": list(population.members), "weights": list(population.weights),
                             "meta_game": info, "games": run.spent, "seconds": round(time.perf_counter() - t0, 1)})
-        measured, stop, round_ = None, "budget", 1
+        measured, best, stop, round_ = None, None, "budget", 1
         while True:
             t0, before = time.perf_counter(), run.spent
-            name, searched, member, what = run.measure(population, round_)
-            found = searched if searched.estimate >= member.estimate else member
-            what["exploitability_from"] = name if found is searched else f"member {what['best_member']}"
-            measured = (population, found, what)
-            entry = {"round": round_, "members": list(population.members), "weights": list(population.weights),
-                     "exploitability": _finding_record(found), "best_response_gain": _finding_record(searched), **what}
-            next_cost = plan.round_cost()
+            measured, searched, member, entry = run.measured_round(population, round_)
+            if best is None or measured[1].hi < best[1].hi:
+                best, best_round = measured, round_
             if searched.hi < plan.threshold and member.hi < plan.threshold:
                 stop = "converged"
-            elif run.spent + next_cost + plan.probe_games > plan.budget:
+            elif run.spent + plan.round_cost() + plan.reserve() > plan.budget:
                 stop = "budget"
             else:
-                population, info = (run.fictitious(population, name, round_) if plan.meta_solver == "fictitious"
-                                    else run.empirical_game([*population.members, name], round_))
-                entry.update(added=name, next_members=list(population.members),
+                population, info = (run.fictitious(population, entry["best_response"], round_, run.last_gains)
+                                    if plan.meta_solver != "nash"
+                                    else run.empirical_game([*population.members, entry["best_response"]], round_))
+                entry.update(added=entry["best_response"], next_members=list(population.members),
                              next_weights=list(population.weights), meta_game=info)
             entry.update(games=run.spent - before, seconds=round(time.perf_counter() - t0, 1))
             run.history.append(entry)
-            _write(plan, root, run, measured, "running" if "added" in entry else stop)  # a checkpoint per round
+            kept = best if plan.keep == "best" else measured
+            _write(plan, root, run, kept, "running" if "added" in entry else stop)  # a checkpoint per round
             if "added" not in entry:
                 break
             round_ += 1
+        if plan.keep == "best" and stop != "converged" and best is not measured:
+            t0, before = time.perf_counter(), run.spent
+            measured, _, _, entry = run.measured_round(best[0], round_ + 1)
+            entry.update(remeasure_of=best_round, games=run.spent - before,
+                         seconds=round(time.perf_counter() - t0, 1))
+            run.history.append(entry)
         t0 = time.perf_counter()
         probe = run.probe(measured[0])
         _write(plan, root, run, measured, stop, (*probe, time.perf_counter() - t0))
@@ -290,7 +337,7 @@ def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progr
 
 def _write(plan: HardenPlan, root: Path, run: _Run, measured: tuple[Population, Finding, dict[str, Any]], stop: str,
            probe: tuple[str, Finding, float] | None = None) -> None:
-    """population.json (the last measured population: a file `run --population` accepts), history.json and
+    """population.json (the population ``--keep`` chose: a file `run --population` accepts), history.json and
     history.md; before the rollout probe has played (a checkpoint), without it."""
     population, found, what = measured
     bound = max(found.hi, probe[1].hi) if probe else found.hi

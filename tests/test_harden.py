@@ -4,6 +4,7 @@ the population file it writes, and bad input."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -12,8 +13,10 @@ import pytest
 
 from analysis.metagame import payoff_table, solve, values_against
 from sim.cli import main
+from analysis.verdicts import Finding
 from sim.core.errors import PlaytestError
-from sim.harden import plan_harden, read_history
+from sim.harden import _Run, plan_harden, read_history
+from sim.population import Population
 
 # A tiny hardening of three-player Bus: 2 search generations of 19 candidates x 20 games per round.
 SMALL = ["harden", "bus", "--players", "3", "--pool", "balanced,commuter", "--search-games", "760", "--block", "20",
@@ -178,8 +181,59 @@ def test_fictitious_meta_solver_averages_the_best_responses_and_plays_no_empiric
     assert history["games_spent"] <= history["budget"]
     population = json.loads((out / "population.json").read_text())
     assert population["weights"] == pytest.approx(last["weights"])
-    with pytest.raises(PlaytestError, match="--meta-solver 'replicator' is unknown; choose nash or fictitious"):
+    with pytest.raises(PlaytestError, match="--meta-solver 'replicator' is unknown; choose nash, fictitious, forget"):
         plan_harden("bus", 3, ["balanced", "commuter"], 100_000, meta_solver="replicator")
+
+
+def _finding(lo: float, hi: float) -> Finding:
+    return Finding("gain", (lo + hi) / 2, lo, hi, (hi - lo) / 3.92, "", 2.0)
+
+
+def test_forgetful_play_drops_the_members_that_lose_against_the_mixture_before_averaging(tmp_path):
+    """--meta-solver forgetful: a member whose whole interval lies below 0 leaves the mixture (no member of a
+    symmetric equilibrium loses against it); one whose interval reaches 0, or that was not measured, stays; the
+    newest best response then takes 1/(r + 1) as in fictitious play."""
+    plan = plan_harden("bus", 3, ["balanced", "commuter"], 1_000_000, meta_solver="forgetful")
+    run = _Run(plan, tmp_path, 1, False)
+    mix = Population(("balanced", "commuter", "br1", "br2"), (0.1, 0.2, 0.3, 0.4))
+    gains = {"balanced": _finding(-9, -1), "commuter": _finding(-3, 0.5), "br1": _finding(-12, -4)}
+    nxt, info = run.fictitious(mix, "br3", 3, gains)
+    assert info["dropped"] == ["balanced", "br1"]
+    assert nxt.members == ("balanced", "commuter", "br1", "br2", "br3")
+    assert nxt.weights == pytest.approx([0, 0.75 * 0.2 / 0.6, 0, 0.75 * 0.4 / 0.6, 0.25])
+    every = {m: _finding(-9, -1) for m in mix.members}  # a mixture of losers only: nobody is dropped
+    assert run.fictitious(mix, "br3", 3, every)[0].weights == pytest.approx([0.075, 0.15, 0.225, 0.3, 0.25])
+    plain = _Run(replace(plan, meta_solver="fictitious"), tmp_path, 1, False)
+    assert plain.fictitious(mix, "br3", 3, gains)[0].weights == pytest.approx([0.075, 0.15, 0.225, 0.3, 0.25])
+
+
+def test_keep_best_writes_the_least_exploitable_round_re_measured_on_fresh_seeds(tmp_path):
+    """--keep best: the population written is the round whose exploitability interval reached lowest; when that
+    is not the last round it is measured again on the next round's (unused) seeds, and that measurement is the
+    exploitability the population states. The budget keeps a measurement back for it."""
+    out = tmp_path / "best"
+    budget = 300 + 4 * (ROUND - 300) + 6
+    assert main([*SMALL, "--budget", str(budget), "--min-effect", "0.1", "--jobs", "1", "--seed", "1",
+                 "--meta-solver", "forgetful", "--keep", "best", "--out", str(out)]) == 0
+    history = read_history(out)
+    assert history["keep"] == "best" and history["games_spent"] <= budget
+    measured = [r for r in history["rounds"][1:] if "remeasure_of" not in r]
+    assert len(measured) >= 2
+    best = min(measured, key=lambda r: r["exploitability"]["hi"])
+    population = json.loads((out / "population.json").read_text())
+    names = [m if isinstance(m, str) else m["name"] for m in population["strategies"]]
+    assert population["weights"] == pytest.approx(best["weights"]) and names == best["members"]
+    assert best is not measured[-1]  # on this seed the lowest interval is an earlier round's
+    again = history["rounds"][-1]
+    assert again["remeasure_of"] == best["round"] and again["round"] == measured[-1]["round"] + 1
+    assert again["weights"] == best["weights"] and "added" not in again
+    assert again["best_response"] != best["best_response"]  # a fresh search, on fresh seeds
+    assert population["exploitability"]["points"] == again["exploitability"]["points"]
+    for r in measured[:-1]:
+        dropped = r["meta_game"].get("dropped", [])
+        assert all(r["member_gains"][m]["hi"] < 0 for m in dropped)
+        assert all(w == 0 for m, w in zip(r["next_members"], r["next_weights"]) if m in dropped)
+    assert "re-measured" in (out / "history.md").read_text()
 
 
 @pytest.mark.parametrize("extra, needle", [
@@ -190,6 +244,7 @@ def test_fictitious_meta_solver_averages_the_best_responses_and_plays_no_empiric
     (["--budget", "100000", "--search-games", "100"], "best-response search: --search-games 100 games is too small"),
     (["--budget", "100000", "--set", "nosuch=1"], "nosuch"),
     (["--budget", "100000", "--meta-solver", "alpharank"], "--meta-solver"),
+    (["--budget", "100000", "--keep", "first"], "--keep"),
 ])
 def test_bad_harden_input_is_one_line_exit_2_and_writes_nothing(extra, needle, tmp_path, capsys):
     out = tmp_path / "h"
