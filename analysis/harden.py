@@ -71,8 +71,9 @@ def exploitability_figure(summary: dict[str, Any]) -> Figure:
     ax = fig.add_subplot()
     rounds = [r for r in summary["rounds"] if "exploitability" in r and "remeasure_of" not in r]
     again = [r for r in summary["rounds"] if "remeasure_of" in r]
-    for group, style, label in ((rounds, "o-", "exploitability estimate (95% interval)"),
-                                (again, "s", "the kept round's mixture re-measured on fresh seeds")):
+    kept = f"round {again[0]['remeasure_of']}'s mixture (the population written), re-measured on fresh seeds" \
+        if again else ""
+    for group, style, label in ((rounds, "o-", "exploitability estimate (95% interval)"), (again, "s", kept)):
         if group:
             est, lo, hi = (np.array([r["exploitability"][k] for r in group]) for k in ("points", "lo", "hi"))
             ax.errorbar([r["round"] for r in group], est, yerr=[est - lo, hi - est], fmt=style, capsize=3,
