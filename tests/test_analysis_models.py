@@ -261,6 +261,28 @@ def test_seat_advantage_per_strategy_is_tabled_and_checked_on_the_odds_scale():
     assert len(check) and set(check["reading"]) == {"scale artefact (none on the odds scale)"}
 
 
+def test_one_winner_logit_is_statsmodels_conditional_logit_computed_over_all_games_at_once():
+    """The vectorised log-likelihood and score give the library's fit: the same coefficients and standard errors
+    (up to the numerical Hessian's rounding) as statsmodels' ConditionalLogit on games with one winner each; and
+    a game without exactly one winner is refused."""
+    import statsmodels.api as sm
+
+    rng = np.random.default_rng(7)
+    games, n, k = 1500, 4, 5
+    x = rng.normal(size=(games * n, k))
+    eta = (x @ rng.normal(scale=0.5, size=k)).reshape(games, n)
+    prob = np.exp(eta) / np.exp(eta).sum(axis=1, keepdims=True)
+    won = np.zeros((games, n))
+    won[np.arange(games), [rng.choice(n, p=q) for q in prob]] = 1
+    ours = models.OneWinnerLogit(won.ravel(), x, n).fit(disp=False, maxiter=200)
+    theirs = sm.ConditionalLogit(won.ravel(), x, groups=np.repeat(np.arange(games), n)).fit(disp=False, maxiter=200)
+    assert np.allclose(ours.params, theirs.params, rtol=0, atol=1e-8)
+    assert np.allclose(ours.bse, theirs.bse, rtol=1e-5)
+    won[0] = [1, 1, 0, 0]
+    with pytest.raises(ValueError, match="exactly one winner"):
+        models.OneWinnerLogit(won.ravel(), x, n)
+
+
 def test_mantel_haenszel_interval_is_clustered_by_game():
     """Issue 21 item 12. A flag shared by every player of a game (say 'a long game'), one winner per game: flagged
     rows win exactly a quarter of the time in every game, so the odds ratio is exactly 1 with no uncertainty at all
