@@ -59,6 +59,7 @@ def history_frame(summary: dict[str, Any]) -> pd.DataFrame:
                      "searched best response's gain": _interval(r.get("best_response_gain", r["exploitability"])),
                      "best member (search start): gain": member,
                      "added": r.get("added", f"- (round {r['remeasure_of']} re-measured)" if "remeasure_of" in r
+                                    else "- (passed; measured again on fresh seeds)" if r.get("confirm_next")
                                     else "-"), "games": f"{r['games']:,}", "games so far": f"{total:,}",
                      "seconds": f"{r['seconds']:.0f}"})
     return pd.DataFrame(rows)
@@ -107,7 +108,9 @@ def history_markdown(summary: dict[str, Any]) -> str:
     cells = lambda row: "| " + " | ".join(str(v) for v in row) + " |"  # noqa: E731
     table = [cells(frame.columns), "|" + "---|" * len(frame.columns), *(cells(r) for r in frame.itertuples(index=False))]
     e, probe = summary["exploitability"], summary.get("rollout_probe")
-    why = {"converged": "the best response's 95% interval lies below --min-effect",
+    confirm = summary.get("confirm", 0)
+    why = {"converged": "the best response's 95% interval lies below --min-effect" + (
+               f" in {confirm + 1} measurements of the mixture in a row, each on fresh seeds" if confirm else ""),
            "budget": "the budget could not pay for another round",
            "running": "still running (a checkpoint)"}[summary["stopped"]]
     final = next(r for r in summary["rounds"] if r.get("best_response") == e["best_response"])

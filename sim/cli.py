@@ -189,6 +189,9 @@ def _add_harden_args(p: argparse.ArgumentParser) -> None:
                         "fictitious (fictitious play: the average of the pool's solved mixture and every best "
                         "response so far, each 1/(r+1) after round r; no empirical game after round 0) or forgetful "
                         "(fictitious play that drops the members measured to lose against the mixture)")
+    p.add_argument("--confirm", type=_at_least(0), default=0,
+                   help="fresh-seed measurements a mixture must pass again before the rule stops (default 0: one "
+                        "search decides; a search from another seed can find more)")
     p.add_argument("--keep", default="last", choices=["last", "best"],
                    help="the population written: last (default: the last round's mixture) or best (the round whose "
                         "exploitability interval reached lowest, re-measured on fresh seeds if it is not the last)")
@@ -449,7 +452,7 @@ def _cmd_harden(args: argparse.Namespace) -> None:
                        search_games=args.search_games, block=args.block, popsize=args.popsize,
                        final_games=args.final_games, meta_games=args.meta_games, probe_playouts=args.probe_playouts,
                        probe_games=args.probe_games, member_games=args.member_games, overrides=args.overrides,
-                       meta_solver=args.meta_solver, keep=args.keep)
+                       meta_solver=args.meta_solver, keep=args.keep, confirm=args.confirm)
     root = harden(plan, args.out, jobs=args.jobs, progress=not args.quiet)
     summary = read_history(root)
     print(f"{summary['exploitability']['statement']} ({summary['stopped']} after {len(summary['rounds']) - 1} "

@@ -11,7 +11,9 @@ it for a mixture. Each round then
    measures its gain over the fair share on fresh seeds. The larger of the two gains (the searched one or
    the best member's) is the round's estimate of the mixture's exploitability, with its 95% interval;
 3. stops if the upper ends of both intervals are below ``--min-effect`` (no best response we found gains
-   that much), or if the budget cannot pay for another round and the final probe;
+   that much) in this round and in ``--confirm`` more measurements of the same mixture on fresh seeds (each
+   passing measurement is followed by another, as the next round, until one fails or enough have passed), or
+   if the budget cannot pay for another round and the final probe;
 4. otherwise adds the best response and makes the next mixture with the ``--meta-solver``: ``nash`` plays the
    new members' empirical game (its games join the earlier rounds': the members do not change) and solves it;
    ``fictitious`` (fictitious play) averages round 0's solved mixture and every best response so far, each with
@@ -88,6 +90,9 @@ class HardenPlan:
     """The rules variant every game of the hardening plays (``--set``); the population holds under it."""
     meta_solver: str = "nash"
     keep: str = "last"
+    confirm: int = 0
+    """Fresh-seed measurements a mixture must pass again before the rule stops: one search's interval covers the
+    fresh games' noise, not the search's own luck (a search from another seed can find a larger gain)."""
 
     @property
     def fair(self) -> float:
@@ -124,14 +129,14 @@ class HardenPlan:
                 "final_games": self.final_games, "meta_games": self.meta_games,
                 "probe_playouts": self.probe_playouts, "probe_games": self.probe_games,
                 "member_games": self.member_games, "overrides": list(self.overrides),
-                "meta_solver": self.meta_solver, "keep": self.keep}
+                "meta_solver": self.meta_solver, "keep": self.keep, "confirm": self.confirm}
 
 
 def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, min_effect: str = "3", seed: int = 0,
                 search_games: int = 114_000, block: int = 500, popsize: int | None = None,
                 final_games: int = 10_000, meta_games: int = 10_000, probe_playouts: int = 4,
                 probe_games: int = 200, member_games: int = 5_000, overrides: Sequence[str] = (),
-                meta_solver: str = "nash", keep: str = "last") -> HardenPlan:
+                meta_solver: str = "nash", keep: str = "last", confirm: int = 0) -> HardenPlan:
     """Check every choice before anything runs (one line naming the problem and the fix otherwise)."""
     names = known_strategies(game, players, pool, "--pool", "balanced,commuter")
     registry = get_game(game).strategies
@@ -153,10 +158,12 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
         raise PlaytestError(f"--meta-solver {meta_solver!r} is unknown; choose {', '.join(META_SOLVERS)}")
     if keep not in KEEP:
         raise PlaytestError(f"--keep {keep!r} is unknown; choose {' or '.join(KEEP)}")
+    if confirm < 0:
+        raise PlaytestError(f"--confirm must be 0 or more, not {confirm}")
     parse_min_effect(min_effect)
     plan = HardenPlan(game, players, tuple(names), budget, min_effect, seed, search_games, block, popsize,
                       final_games, meta_games, probe_playouts, probe_games, member_games, tuple(overrides),
-                      meta_solver, keep)
+                      meta_solver, keep, confirm)
     if budget < plan.first_cost():
         raise PlaytestError(
             f"--budget {budget:,} games is too small for one round: the pool's empirical game ({meta_games:,}), one "
@@ -300,17 +307,24 @@ def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progr
         population, info = run.empirical_game(plan.pool, 0)
         run.history.append({"round": 0, "members": list(population.members), "weights": list(population.weights),
                             "meta_game": info, "games": run.spent, "seconds": round(time.perf_counter() - t0, 1)})
-        measured, best, stop, round_ = None, None, "budget", 1
+        measured, best, stop, round_, passes = None, None, "budget", 1, 0
         while True:
             t0, before = time.perf_counter(), run.spent
             measured, searched, member, entry = run.measured_round(population, round_)
             if best is None or measured[1].hi < best[1].hi:
                 best, best_round = measured, round_
-            if searched.hi < plan.threshold and member.hi < plan.threshold:
+            passed = searched.hi < plan.threshold and member.hi < plan.threshold
+            passes = passes + 1 if passed else 0
+            done = True
+            if passes > plan.confirm:
                 stop = "converged"
             elif run.spent + plan.round_cost() + plan.reserve() > plan.budget:
                 stop = "budget"
+            elif passed:  # the rule held on one search: measure the same mixture again, on the next round's seeds
+                done = False
+                entry.update(confirm_next=True)
             else:
+                done = False
                 population, info = (run.fictitious(population, entry["best_response"], round_, run.last_gains)
                                     if plan.meta_solver != "nash"
                                     else run.empirical_game([*population.members, entry["best_response"]], round_))
@@ -319,8 +333,8 @@ def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progr
             entry.update(games=run.spent - before, seconds=round(time.perf_counter() - t0, 1))
             run.history.append(entry)
             kept = best if plan.keep == "best" else measured
-            _write(plan, root, run, kept, "running" if "added" in entry else stop)  # a checkpoint per round
-            if "added" not in entry:
+            _write(plan, root, run, kept, stop if done else "running")  # a checkpoint per round
+            if done:
                 break
             round_ += 1
         if plan.keep == "best" and stop != "converged" and best is not measured:

@@ -236,6 +236,24 @@ def test_keep_best_writes_the_least_exploitable_round_re_measured_on_fresh_seeds
     assert "re-measured" in (out / "history.md").read_text()
 
 
+def test_confirm_measures_a_passing_mixture_again_on_fresh_seeds_before_stopping(tmp_path):
+    """--confirm 1: a round whose intervals pass the rule is followed by another measurement of the same mixture
+    (the next round's seeds: a new search); the hardening stops only when that one passes too. At a 99-pt
+    threshold every measurement passes, so it stops after exactly two measured rounds of one mixture."""
+    out = tmp_path / "confirm"
+    assert main([*SMALL, "--budget", "100000", "--min-effect", "99", "--jobs", "1", "--confirm", "1",
+                 "--out", str(out)]) == 0
+    history = read_history(out)
+    assert history["stopped"] == "converged" and history["confirm"] == 1
+    first, second = history["rounds"][1:]
+    assert first["confirm_next"] and "added" not in first and "confirm_next" not in second
+    assert second["weights"] == first["weights"] and second["members"] == first["members"]
+    assert second["best_response"] == "br2" != first["best_response"]
+    assert "in 2 measurements of the mixture in a row" in (out / "history.md").read_text()
+    with pytest.raises(PlaytestError, match="--confirm must be 0 or more"):
+        plan_harden("bus", 3, ["balanced", "commuter"], 100_000, confirm=-1)
+
+
 @pytest.mark.parametrize("extra, needle", [
     (["--budget", "1000"], "--budget 1,000 games is too small for one round"),
     (["--budget", "100000", "--pool", "balanced,nosuch"], "unknown strategy 'nosuch'"),
