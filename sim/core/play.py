@@ -188,7 +188,10 @@ def finish_game(st) -> None:
     st.games[G.winner_seat] = winner if winners == 1 else -1
 
 
-@njit(cache=True)
+# The steps between a game's hooks and play_chunk (play_game, play_rollouts, evaluate*, playout, play_segment) are
+# inlined: numba emits a callee's whole linked code again into every separately compiled caller, so each of them
+# compiled as its own function cost one more compile of the whole game (about 7 s of 7 Wonders' cold compile each).
+@njit(cache=True, inline="always")
 def play_game(st, snap, data, seed: int, game_index: int, seat_row: np.ndarray) -> None:
     """Play game ``game_index`` of the run seeded with ``seed`` from start to end and rank it; ``snap`` (a
     snapshot handle, or ``st`` itself when no strategy is a rollout) holds the rollout driver's positions."""
@@ -222,7 +225,10 @@ def play_chunk(st, snap, data, seats: np.ndarray, first_index: int, n_games: int
 @njit(cache=True)
 def play_until(st, data, seed: int, game_index: int, seat_row: np.ndarray, pause_at: int) -> bool:
     """Start a game and play it until the first boundary after ``pause_at`` decisions (0: to the end);
-    True if it ended. Snapshots and rollouts start from such a position."""
+    True if it ended. Snapshots and rollouts start from such a position. Borrowed handles, as in
+    :func:`play_chunk`: the game's kernels are then the ones play already compiled, not a second copy."""
+    st = borrow(st)
+    data = borrow(data)
     start_game(st, seed, game_index, seat_row)
     st.meta[M.pause_at] = pause_at
     game_setup(st, data)
@@ -236,7 +242,9 @@ def play_until(st, data, seed: int, game_index: int, seat_row: np.ndarray, pause
 
 @njit(cache=True)
 def play_rest(st, data) -> None:
-    """Play a paused (or restored) game to its end and rank it."""
+    """Play a paused (or restored) game to its end and rank it (borrowed handles, as in :func:`play_until`)."""
+    st = borrow(st)
+    data = borrow(data)
     st.meta[M.pause_at] = 0
     game_play_on(st, data)
     finish_game(st)
@@ -252,7 +260,7 @@ def rolling(st) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_rollouts(st, snap, data) -> None:
     """Play a started game to its end segment by segment, settling each rollout decision by its playouts
     (sim/core/rollout.py). The first segment is the setup; a segment ends at the first boundary after at least
@@ -285,7 +293,7 @@ def play_rollouts(st, snap, data) -> None:
     st.meta[M.pause_at] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_segment(st, data, setup: bool) -> None:
     """The setup, or play from a boundary to the next pause or the end."""
     if setup:
@@ -294,7 +302,7 @@ def play_segment(st, data, setup: bool) -> None:
         game_play_on(st, data)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def evaluate(st, snap, data, setup: bool) -> int:
     """Play the requesting seat's playouts from the segment's saved position (the settled picks, then a
     candidate option, then every seat's base strategy to the end), flat or by sequential halving; the best option."""
@@ -315,7 +323,7 @@ def evaluate(st, snap, data, setup: bool) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def evaluate_flat(st, snap, data, setup: bool, n_forced: int, k: int) -> int:
     """Flat Monte Carlo: ``k`` playouts for every candidate."""
     n = st.mc[MC.n_cands]
@@ -328,7 +336,7 @@ def evaluate_flat(st, snap, data, setup: bool, n_forced: int, k: int) -> int:
     return best_candidate(st, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def evaluate_halving(st, snap, data, setup: bool, n_forced: int, k: int) -> int:
     """Sequential halving on a budget of ``k`` playouts per candidate, stopping once the leader is decided
     (sim/core/rollout.py)."""
@@ -360,7 +368,7 @@ def evaluate_halving(st, snap, data, setup: bool, n_forced: int, k: int) -> int:
     return best_candidate(st, alive)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playout(st, snap, data, setup: bool, n_forced: int, c: int, p: int) -> None:
     """Playout ``p`` of candidate ``c``: from the saved position, the settled picks and the candidate, then
     every seat's base strategy to the end; its win share and margin for the requesting seat go to ``values[c]``."""
