@@ -22,14 +22,29 @@ def _weights_text(population: Mapping[str, Any]) -> str:
                      for m, w in zip(population["members"], population["weights"]) if w > 0)
 
 
+def tuned_measures(population: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The tuned probes' gains: the hardening's own, then each fresh-seed re-measure (`playtest exploit`)."""
+    return [m for m in (population.get("exploitability"), *population.get("remeasures", [])) if m]
+
+
+def largest_measure(population: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The tuned probe that gained most (None if none measured): the population's stated exploitability."""
+    return max(tuned_measures(population), key=lambda m: m["points"], default=None)
+
+
 def exploitability_clause(population: Mapping[str, Any]) -> str:
     """'exploitability +X pts [lo, hi] by PROBE; the rollout probe P gains +Y [lo, hi]': each probe's own gain, so
-    a reader sees which one bounds it (a tuned best response and a rollout player can differ by tens of points)."""
-    e = population.get("exploitability")
+    a reader sees which one bounds it (a tuned best response and a rollout player can differ by tens of points).
+    With re-measures on fresh seeds, X is the largest tuned gain and the others are listed beside it: one search's
+    interval does not cover the luck of the search."""
+    e, measures = largest_measure(population), tuned_measures(population)
     if not e:
         return "exploitability not measured"
     text = f"exploitability {e['points']:+.1f} pts [{e['lo']:+.1f}, {e['hi']:+.1f}]"
     text += f" by {e['probe']}" if e.get("probe") else ""
+    if len(measures) > 1:
+        gains = ", ".join(f"{m['points']:+.1f}" for m in measures)
+        text += f" (the largest of {len(measures)} tuned searches: {gains})"
     probe = population.get("rollout_probe")
     if probe:
         who = " ".join(x for x in ("the rollout probe", probe.get("player")) if x)

@@ -14,7 +14,7 @@ import pandas as pd
 from analysis import models, stats
 from analysis.load import Run
 from analysis.sections import Section, Table, ci
-from analysis.players import exploitability_clause
+from analysis.players import exploitability_clause, largest_measure, tuned_measures
 from analysis.verdicts import Finding, parse_min_effect
 from sim.core.errors import PlaytestError
 
@@ -171,11 +171,12 @@ def _listing(rows: Sequence[Row], n_seats: int) -> str:
 def _card_population(population: Mapping[str, Any]) -> str:
     """'hardened population: exploitability +X pts [lo, hi], rollout probe +Y': the card's short form (the
     probes' names and the rollout probe's interval are in the details table's caption)."""
-    e = population.get("exploitability")
+    e, n = largest_measure(population), len(tuned_measures(population))
     if not e:
         return "population, exploitability not measured"
+    searches = f" (largest of {n} tuned searches)" if n > 1 else ""
     probe = population.get("rollout_probe")
-    return (f"hardened population: exploitability {e['points']:+.1f} pts [{e['lo']:+.1f}, {e['hi']:+.1f}]"
+    return (f"hardened population: exploitability {e['points']:+.1f} pts [{e['lo']:+.1f}, {e['hi']:+.1f}]{searches}"
             + (f", rollout probe {probe['points']:+.1f}" if probe else ""))
 
 

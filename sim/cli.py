@@ -1,5 +1,5 @@
-"""The `playtest` command: games | strategies | rules | run | ab | sweep | balance | tune | harden | ladder | report |
-replay | bench.
+"""The `playtest` command: games | strategies | rules | run | ab | sweep | balance | tune | harden | exploit | ladder |
+report | replay | bench.
 
 Bad input ends in one line on stderr naming the problem and the fix, with exit code 2.
 """
@@ -159,18 +159,12 @@ def _add_tune_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def _add_harden_args(p: argparse.ArgumentParser) -> None:
+def _add_measure_args(p: argparse.ArgumentParser, out: str) -> None:
+    """The flags a hardening round's measurement takes (`harden` and `exploit`)."""
     p.add_argument("game", help="game name (see `playtest games`)")
-    p.add_argument("--players", type=int, required=True, help="number of players")
-    p.add_argument("--pool", type=_strategy_list, required=True, help="the starting strategies, comma-separated")
-    p.add_argument("--budget", type=_at_least(1), required=True,
-                   help="games the hardening may play (searches, measurements, empirical games, probe)")
-    p.add_argument("--min-effect", type=_min_effect, default="3",
-                   help="stop when the newest best response's 95%% interval of gain lies below this (default 3 pts)")
-    p.add_argument("--seed", type=int, default=0, help="seed of round 0 (round r uses seed + 10 r + 1..5)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="FIELD=VALUE",
                    help="rules variant every game plays (repeatable); run the population under the same --set")
-    p.add_argument("--out", help="output directory (default runs/harden-GAME-Np-seedS)")
+    p.add_argument("--out", help=f"output directory (default {out})")
     p.add_argument("--jobs", type=_jobs, default=-1, help="worker processes (default: all cores)")
     p.add_argument("--search-games", type=_at_least(1), default=114_000,
                    help="games of each best-response search (default 114,000)")
@@ -178,10 +172,34 @@ def _add_harden_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--popsize", type=_at_least(2), help="search candidates per generation (default: CMA-ES's)")
     p.add_argument("--final-games", type=_at_least(1), default=10_000,
                    help="fresh games measuring each best response (default 10,000)")
-    p.add_argument("--meta-games", type=_at_least(1), default=10_000,
-                   help="games of each round's empirical game (default 10,000)")
     p.add_argument("--member-games", type=_at_least(1), default=5_000,
                    help="games measuring each member against the mixture, the search's candidate starts (default 5,000)")
+    p.add_argument("--min-effect", type=_min_effect, default="3",
+                   help="the gain that exploits a mixture: harden stops when no best response's 95%% interval "
+                        "reaches it (default 3 pts)")
+    p.add_argument("--strategy-file", help="JSON file of extra strategies to register first")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _add_exploit_args(p: argparse.ArgumentParser) -> None:
+    _add_measure_args(p, "runs/exploit-GAME-Np-seedS")
+    p.add_argument("--population", required=True, help="the population file (e.g. from `playtest harden`)")
+    p.add_argument("--players", type=int, help="number of players (default: the population file's)")
+    p.add_argument("--seed", type=int, required=True,
+                   help="a seed no earlier measurement used (the studies use seed + 11..14)")
+    p.add_argument("--record", action="store_true",
+                   help="add the measurement to the population file's remeasures (reports quote the largest)")
+
+
+def _add_harden_args(p: argparse.ArgumentParser) -> None:
+    _add_measure_args(p, "runs/harden-GAME-Np-seedS")
+    p.add_argument("--players", type=int, required=True, help="number of players")
+    p.add_argument("--pool", type=_strategy_list, required=True, help="the starting strategies, comma-separated")
+    p.add_argument("--budget", type=_at_least(1), required=True,
+                   help="games the hardening may play (searches, measurements, empirical games, probe)")
+    p.add_argument("--seed", type=int, default=0, help="seed of round 0 (round r uses seed + 10 r + 1..5)")
+    p.add_argument("--meta-games", type=_at_least(1), default=10_000,
+                   help="games of each round's empirical game (default 10,000)")
     p.add_argument("--probe-playouts", type=_at_least(1), default=4, help="playouts of the rollout probe (default 4)")
     p.add_argument("--probe-games", type=_at_least(1), default=200, help="games of the rollout probe (default 200)")
     p.add_argument("--meta-solver", default="nash", choices=["nash", "fictitious", "forgetful"],
@@ -195,8 +213,6 @@ def _add_harden_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keep", default="last", choices=["last", "best"],
                    help="the population written: last (default: the last round's mixture) or best (the round whose "
                         "exploitability interval reached lowest, re-measured on fresh seeds if it is not the last)")
-    p.add_argument("--strategy-file", help="JSON file of extra strategies to register first")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -252,6 +268,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("harden", help="grow a population by iterated best response (PSRO) until no best response "
                                       "we find gains --min-effect against its mixture")
     _add_harden_args(p)
+
+    p = sub.add_parser("exploit", help="measure a population's exploitability again on a fresh seed (one "
+                                       "hardening round: members, a best-response search, fresh games)")
+    _add_exploit_args(p)
 
     p = sub.add_parser("report", help="write a balance report from one or more runs (or a sweep, tune or balance directory)")
     p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR")
@@ -462,6 +482,18 @@ def _cmd_harden(args: argparse.Namespace) -> None:
           f"{root / POPULATION_FILE} ...); history: {root / HISTORY_FILE}, {root / 'history.md'}")
 
 
+def _cmd_exploit(args: argparse.Namespace) -> None:
+    from sim.exploit import exploit
+
+    _register_file(args.game, args.strategy_file)
+    m = exploit(args.game, args.population, seed=args.seed, players=args.players, search_games=args.search_games,
+                final_games=args.final_games, member_games=args.member_games, block=args.block,
+                popsize=args.popsize, min_effect=args.min_effect, overrides=args.overrides, record=args.record,
+                out=args.out, jobs=args.jobs, progress=not args.quiet)
+    print(f"{m['probe']} gains {m['points']:+.1f} pts [{m['lo']:+.1f}, {m['hi']:+.1f}] over the fair share against "
+          f"the mixture ({m['games']:,} games)" + (f"; recorded in {args.population}" if args.record else ""))
+
+
 def _cmd_report(args: argparse.Namespace) -> None:
     from analysis.balance import write_balance_report
     from analysis.report import write_report
@@ -607,7 +639,8 @@ def _cmd_ladder(args: argparse.Namespace) -> None:
 
 COMMANDS = {"games": _cmd_games, "strategies": _cmd_strategies, "rules": _cmd_rules, "run": _cmd_run, "ab": _cmd_ab,
             "report": _cmd_report, "replay": _cmd_replay, "bench": _cmd_bench, "sweep": _cmd_sweep, "tune": _cmd_tune,
-            "balance": _cmd_balance, "ladder": _cmd_ladder, "harden": _cmd_harden}
+            "balance": _cmd_balance, "ladder": _cmd_ladder, "harden": _cmd_harden,
+            "exploit": _cmd_exploit}
 
 
 def _warn_broken(args: argparse.Namespace) -> None:

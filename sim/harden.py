@@ -26,15 +26,16 @@ it for a mixture. Each round then
 
 The population written is the last one measured (``--keep last``; a best response found after it is kept in its
 round's directory, not added), or with ``--keep best`` the one whose exploitability interval reached lowest,
-measured again on fresh seeds when it is not the last (the lowest of many noisy estimates is biased low). A second, different probe then measures it: a rollout player (flat Monte Carlo over the
-mixture's heaviest member; the rollout kind takes one base strategy, not a mixture) in one seat against the
-mixture. The budget counts every logged game (search, measurements, empirical games, probe games; not the
-playouts inside a rollout).
+measured again on fresh seeds when it is not the last (the lowest of many noisy estimates is biased low). A
+second, different probe then measures it: a rollout player (flat Monte Carlo over the mixture's heaviest member;
+the rollout kind takes one base strategy, not a mixture) in one seat against the mixture. The budget counts every
+logged game (search, measurements, empirical games, probe games; not the playouts inside a rollout).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -64,8 +65,8 @@ META_SOLVERS = {
                  "their gain's 95% interval below 0)",
 }
 """``--meta-solver`` choices: how each round's mixture is made from the last."""
-KEEP = {"last": "the last round's mixture", "best": "the least exploitable round's mixture, re-measured on fresh seeds"}
-"""``--keep`` choices: which measured mixture the hardening writes as its population."""
+KEEP = ("last", "best")
+"""``--keep`` choices: the last round's mixture, or the least exploitable round's (re-measured on fresh seeds)."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,12 @@ class HardenPlan:
         """Games the smallest run costs: the pool's empirical game, one measurement and the probe."""
         return self.meta_games + self.measure_cost() + self.probe_games
 
+    @property
+    def name_offset(self) -> int:
+        """Round r's best response is named br(r + offset): a pool with members br1..brK (an earlier population)
+        names its first best response br(K + 1)."""
+        return next_round(self.pool) - 1
+
     def seed_of(self, round_: int, step: int) -> int:
         return self.seed + SEED_STRIDE * round_ + step
 
@@ -130,6 +137,11 @@ class HardenPlan:
                 "probe_playouts": self.probe_playouts, "probe_games": self.probe_games,
                 "member_games": self.member_games, "overrides": list(self.overrides),
                 "meta_solver": self.meta_solver, "keep": self.keep, "confirm": self.confirm}
+
+
+def next_round(members: Sequence[str]) -> int:
+    """1 + the largest K of the members named brK (1 if none): the first round whose name is free."""
+    return 1 + max((int(m[2:]) for m in members if re.fullmatch(r"br\d+", m)), default=0)
 
 
 def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, min_effect: str = "3", seed: int = 0,
@@ -181,17 +193,17 @@ def _best_response(plan: HardenPlan, population: Population, round_: int, start:
         start = "random"
     try:
         return plan_tune(plan.game, plan.n_players, population.members, plan.search_games, start=start,
-                         name=f"br{round_}", block=plan.block, popsize=plan.popsize, seed=plan.seed_of(round_, 1),
+                         name=f"br{round_ + plan.name_offset}", block=plan.block, popsize=plan.popsize, seed=plan.seed_of(round_, 1),
                          final_games=plan.final_games, mixture=population.weights, overrides=plan.overrides)
     except PlaytestError as exc:
         raise PlaytestError(f"best-response search: {exc}".replace("--budget", "--search-games")) from None
 
 
-def _finding_record(f: Finding) -> dict[str, float]:
+def finding_record(f: Finding) -> dict[str, float]:
     return {"points": round(f.estimate, 3), "lo": round(f.lo, 3), "hi": round(f.hi, 3), "se": round(f.se, 3)}
 
 
-class _Run:
+class HardenRun:
     """One hardening in progress: its directory, the games spent, the empirical games so far, the history."""
 
     def __init__(self, plan: HardenPlan, root: Path, jobs: int, progress: bool):
@@ -238,10 +250,13 @@ class _Run:
         """Each support member and the newest member (the heaviest MAX_STARTS) in one seat against the mixture."""
         p = self.plan
         registry = get_game(p.game).strategies
-        if p.meta_solver == "forgetful":
-            key = lambda i: (-round(population.weights[i], 9), self.measured_in.get(population.members[i], -1))  # noqa: E731
-        else:
-            key = lambda i: -population.weights[i]  # noqa: E731
+        forgetful = p.meta_solver == "forgetful"
+
+        def key(i: int) -> tuple[float, int]:
+            """Heaviest first; the forgetful solver's equal weights go longest-unmeasured first."""
+            if not forgetful:
+                return -population.weights[i], 0
+            return -round(population.weights[i], 9), self.measured_in.get(population.members[i], -1)
         order = sorted(range(len(population.members)), key=key)
         chosen = [population.members[-1], *(population.members[i] for i in order if population.weights[i] > 0)]
         gains = {}
@@ -270,8 +285,8 @@ class _Run:
         found = gain(root / record["arms"][1], plan.name, p.threshold)
         start = gain(root / record["arms"][0], plan.start_copy, p.threshold)
         what = {"best_response": plan.name, "start": plan.start, "search_games": plan.generations * plan.popsize *
-                plan.block, "measured_on_games": plan.final_games, "start_gain": _finding_record(start),
-                "best_member": best, "member_gains": {m: _finding_record(f) for m, f in members.items()}}
+                plan.block, "measured_on_games": plan.final_games, "start_gain": finding_record(start),
+                "best_member": best, "member_gains": {m: finding_record(f) for m, f in members.items()}}
         return plan.name, found, members[best], what
 
     def measured_round(self, population: Population, round_: int) -> tuple[
@@ -282,7 +297,7 @@ class _Run:
         found = searched if searched.estimate >= member.estimate else member
         what["exploitability_from"] = name if found is searched else f"member {what['best_member']}"
         entry = {"round": round_, "members": list(population.members), "weights": list(population.weights),
-                 "exploitability": _finding_record(found), "best_response_gain": _finding_record(searched), **what}
+                 "exploitability": finding_record(found), "best_response_gain": finding_record(searched), **what}
         return (population, found, what), searched, member, entry
 
     def probe(self, population: Population) -> tuple[str, Finding]:
@@ -302,7 +317,7 @@ def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progr
     root = Path(out) if out else Path("runs") / f"harden-{plan.game}-{plan.n_players}p-seed{plan.seed}"
     writable_dir(root)
     with one_writer(root):
-        run = _Run(plan, root, jobs, progress)
+        run = HardenRun(plan, root, jobs, progress)
         t0 = time.perf_counter()
         population, info = run.empirical_game(plan.pool, 0)
         run.history.append({"round": 0, "members": list(population.members), "weights": list(population.weights),
@@ -349,13 +364,13 @@ def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progr
     return root
 
 
-def _write(plan: HardenPlan, root: Path, run: _Run, measured: tuple[Population, Finding, dict[str, Any]], stop: str,
+def _write(plan: HardenPlan, root: Path, run: HardenRun, measured: tuple[Population, Finding, dict[str, Any]], stop: str,
            probe: tuple[str, Finding, float] | None = None) -> None:
     """population.json (the population ``--keep`` chose: a file `run --population` accepts), history.json and
     history.md; before the rollout probe has played (a checkpoint), without it."""
     population, found, what = measured
     bound = max(found.hi, probe[1].hi) if probe else found.hi
-    exploitability = {**_finding_record(found), "best_response": what["best_response"],
+    exploitability = {**finding_record(found), "best_response": what["best_response"],
                       "probe": (f"CMA-ES best response {what['best_response']}" if what["exploitability_from"] ==
                                 what["best_response"] else f"{what['exploitability_from']} (it gained more than "
                                                            f"the search from it, {what['best_response']})"),
@@ -368,7 +383,7 @@ def _write(plan: HardenPlan, root: Path, run: _Run, measured: tuple[Population, 
     if probe:
         name, f, seconds = probe
         record["rollout_probe"] = {
-            **_finding_record(f), "player": name, "games": plan.probe_games,
+            **finding_record(f), "player": name, "games": plan.probe_games,
             "note": f"flat Monte Carlo ({plan.probe_playouts} playouts per candidate) over the mixture's heaviest "
                     f"member {name.rsplit('+mc', 1)[0]}: the rollout kind takes one base strategy, not a mixture; in "
                     "its playouts the other seats play the members actually drawn"}

@@ -59,6 +59,7 @@ AB = ["ab", "bus", "--players", "4", "--games", "10", "--base", "balanced", "--v
 SWEEP = ["sweep", "bus", "--players", "4", "--games", "10"]
 TUNE = ["tune", "bus", "--players", "4", "--against", "random", "--budget", "100000"]
 HARDEN = ["harden", "bus", "--players", "4", "--pool", "balanced,commuter", "--budget", "1000000"]
+EXPLOIT = ["exploit", "bus", "--population", "/nonexistent.json"]
 FILE = "/etc/hostname"
 """An existing file: not a directory, so not a usable --out."""
 
@@ -146,6 +147,13 @@ BAD_FLAGS = [
     ("--probe-games", HARDEN + ["--probe-games", "-5"], "argument --probe-games: must be at least 1"),
     ("--member-games", HARDEN + ["--member-games", "0"], "argument --member-games: must be at least 1"),
     ("--meta-solver", HARDEN + ["--meta-solver", "alpharank"], "argument --meta-solver: invalid choice: 'alpharank'"),
+    ("--confirm", HARDEN + ["--confirm", "-1"], "argument --confirm: must be at least 0"),
+    ("--keep", HARDEN + ["--keep", "first"], "argument --keep: invalid choice: 'first'"),
+    ("game", ["exploit", "chess", "--population", "p.json", "--seed", "1"], "unknown game 'chess'"),
+    ("--population", EXPLOIT[:2] + ["--population", "/nonexistent.json", "--seed", "1"],
+     "population file '/nonexistent.json' not found"),
+    ("--seed", EXPLOIT + ["--seed", "x"], "argument --seed: invalid int value: 'x'"),
+    ("--record", EXPLOIT + ["--seed", "1", "--record=yes"], "ignored explicit argument 'yes'"),
     ("--objective", BALANCE + ["--objective", "fun"], "--objective fun: use one of seats, strategies, length=TARGET"),
     ("--vary", BALANCE + ["--vary", "seat3_points=0..11"], "--vary seat3_points=11 is outside 0..10"),
     ("--budget", BALANCE[:-1] + ["10"], "--budget 10 is too small"),

@@ -12,10 +12,11 @@ import pandas as pd
 import pytest
 
 from analysis.metagame import payoff_table, solve, values_against
+from analysis.players import players_phrase
 from sim.cli import main
 from analysis.verdicts import Finding
 from sim.core.errors import PlaytestError
-from sim.harden import _Run, plan_harden, read_history
+from sim.harden import HardenRun, plan_harden, read_history
 from sim.population import Population
 
 # A tiny hardening of three-player Bus: 2 search generations of 19 candidates x 20 games per round.
@@ -194,7 +195,7 @@ def test_forgetful_play_drops_the_members_that_lose_against_the_mixture_before_a
     symmetric equilibrium loses against it); one whose interval reaches 0, or that was not measured, stays; the
     newest best response then takes 1/(r + 1) as in fictitious play."""
     plan = plan_harden("bus", 3, ["balanced", "commuter"], 1_000_000, meta_solver="forgetful")
-    run = _Run(plan, tmp_path, 1, False)
+    run = HardenRun(plan, tmp_path, 1, False)
     mix = Population(("balanced", "commuter", "br1", "br2"), (0.1, 0.2, 0.3, 0.4))
     gains = {"balanced": _finding(-9, -1), "commuter": _finding(-3, 0.5), "br1": _finding(-12, -4)}
     nxt, info = run.fictitious(mix, "br3", 3, gains)
@@ -203,7 +204,7 @@ def test_forgetful_play_drops_the_members_that_lose_against_the_mixture_before_a
     assert nxt.weights == pytest.approx([0, 0.75 * 0.2 / 0.6, 0, 0.75 * 0.4 / 0.6, 0.25])
     every = {m: _finding(-9, -1) for m in mix.members}  # a mixture of losers only: nobody is dropped
     assert run.fictitious(mix, "br3", 3, every)[0].weights == pytest.approx([0.075, 0.15, 0.225, 0.3, 0.25])
-    plain = _Run(replace(plan, meta_solver="fictitious"), tmp_path, 1, False)
+    plain = HardenRun(replace(plan, meta_solver="fictitious"), tmp_path, 1, False)
     assert plain.fictitious(mix, "br3", 3, gains)[0].weights == pytest.approx([0.075, 0.15, 0.225, 0.3, 0.25])
 
 
@@ -269,3 +270,48 @@ def test_bad_harden_input_is_one_line_exit_2_and_writes_nothing(extra, needle, t
     assert main([*SMALL, *extra, "--jobs", "1", "--out", str(out)]) == 2
     assert needle in _error_line(capsys)
     assert not out.exists()
+
+
+EXPLOIT = ["--search-games", "760", "--block", "20", "--final-games", "300", "--member-games", "50", "--jobs", "1",
+           "--quiet"]
+
+
+def test_exploit_re_measures_a_population_on_a_fresh_seed_and_reports_quote_the_largest(hardened, tmp_path):
+    """`playtest exploit --record` adds one round's measurement to the file (a twin run replaces, not adds); the
+    report's players phrase states the largest tuned gain and lists every one."""
+    path = tmp_path / "population.json"
+    path.write_text((hardened[0] / "population.json").read_text())
+    for seed, out in (("7", "a"), ("7", "b"), ("8", "c")):
+        assert main(["exploit", "bus", "--population", str(path), "--seed", seed, *EXPLOIT, "--record",
+                     "--out", str(tmp_path / out)]) == 0
+    data = json.loads(path.read_text())
+    first, again = data["remeasures"]
+    assert [first["seed"], again["seed"]] == [7, 8]
+    assert first["best_response"] == "br2"  # br1 is a member: the search takes the next free name
+    assert first == {**json.loads((tmp_path / "a" / "exploit.json").read_text())["measurement"]}
+    assert first["points"] != again["points"] and first["lo"] <= first["points"] <= first["hi"]
+    assert first["points"] == max(first["searched"]["points"], first["best_member_gain"]["points"])
+    out = tmp_path / "run"
+    assert main(["run", "bus", "--players", "3", "--games", "20", "--jobs", "1", "--quiet", "--population",
+                 str(path), "--out", str(out)]) == 0
+    phrase = players_phrase(json.loads((out / "manifest.json").read_text()))
+    gains = [data["exploitability"]["points"], first["points"], again["points"]]
+    assert f"exploitability {max(gains):+.1f} pts" in phrase
+    assert f"the largest of 3 tuned searches: {', '.join(f'{g:+.1f}' for g in gains)}" in phrase
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--population", "nosuch.json", "--seed", "1"], "not found"),
+    (["--population", "POP", "--seed", "1", "--players", "4"], "made for 3 players"),
+    (["--population", "POP", "--seed", "-1"], "--seed must be"),
+    (["--population", "POP", "--seed", "1", "--search-games", "100"], "--search-games 100 games is too small"),
+])
+def test_bad_exploit_input_is_one_line_exit_2_and_writes_nothing(args, needle, hardened, tmp_path, capsys):
+    path = tmp_path / "population.json"
+    before = (hardened[0] / "population.json").read_text()
+    path.write_text(before)
+    out = tmp_path / "e"
+    argv = ["exploit", "bus", *EXPLOIT, *(str(path) if a == "POP" else a for a in args), "--record", "--out", str(out)]
+    assert main(argv) == 2
+    assert needle in _error_line(capsys)
+    assert not out.exists() and path.read_text() == before
