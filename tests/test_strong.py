@@ -53,7 +53,7 @@ def test_seat_effect_that_shrinks_depends_on_the_players_with_the_planted_differ
     assert seat1.change.se == pytest.approx(np.hypot(*se), rel=0.05)
     assert "independent samples (seeds 1 and 2)" == pairing(pair)
     text = summary(pair, seat_rows(pair, 2.0))
-    assert text == ("**Strong play, 4 players** (hardened population: exploitability +10.4 pts [+9.7, +11.1], "
+    assert text == ("**Strong play, 4 players** (hardened population: exploitability +10.4 pts [+9.7, +11.1]; "
                     "rollout probe +71.0): depends on the players: every seat.")
     caption = strong_blocks(pair, "2")[1].caption  # the probes by name, for the card's details
     assert "exploitability +10.4 pts [+9.7, +11.1] by a tuned best response" in caption
@@ -79,6 +79,21 @@ def test_end_reasons_compared_and_a_vanished_end_depends_on_the_players():
     assert gone.change.lo < -100 * share < gone.change.hi
     assert rows["ends by out_of_actions"].verdict == HOLDS
     assert pairing(pair).startswith("both runs use seed 1")
+
+
+def test_card_states_the_largest_tuned_gain_when_the_population_was_re_measured():
+    """A population re-measured by `playtest exploit` (its file's ``remeasures``): the card and the details
+    caption state the largest tuned gain, not the hardening's own, and the caption lists every one."""
+    pair = _pair([1, 1, 1, 1], [1, 1, 1, 1])
+    again = [{"points": 15.3, "lo": 14.6, "hi": 16.0, "se": 0.35, "probe": "a search on seed 500"},
+             {"points": 7.2, "lo": 6.6, "hi": 7.9, "se": 0.33, "probe": "a search on seed 600"}]
+    pair.strong.manifest["population"] = {**POPULATION, "remeasures": again}
+    assert summary(pair, seat_rows(pair, 2.0)).startswith(
+        "**Strong play, 4 players** (hardened population: exploitability +15.3 pts [+14.6, +16.0], the largest of 3 "
+        "tuned searches; rollout probe +71.0)")
+    caption = strong_blocks(pair, "2")[1].caption
+    assert "exploitability +15.3 pts [+14.6, +16.0] by a search on seed 500 (the largest of 3 tuned searches: " \
+           "+10.4, +15.3, +7.2)" in caption
 
 
 def test_exploitability_text_without_a_measure():
