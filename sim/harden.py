@@ -193,13 +193,15 @@ def _best_response(plan: HardenPlan, population: Population, round_: int, start:
         start = "random"
     try:
         return plan_tune(plan.game, plan.n_players, population.members, plan.search_games, start=start,
-                         name=f"br{round_ + plan.name_offset}", block=plan.block, popsize=plan.popsize, seed=plan.seed_of(round_, 1),
-                         final_games=plan.final_games, mixture=population.weights, overrides=plan.overrides)
+                         name=f"br{round_ + plan.name_offset}", block=plan.block, popsize=plan.popsize,
+                         seed=plan.seed_of(round_, 1), final_games=plan.final_games, mixture=population.weights,
+                         overrides=plan.overrides)
     except PlaytestError as exc:
         raise PlaytestError(f"best-response search: {exc}".replace("--budget", "--search-games")) from None
 
 
 def finding_record(f: Finding) -> dict[str, float]:
+    """A gain as the JSON records keep it: points over the fair share, its 95% interval and standard error."""
     return {"points": round(f.estimate, 3), "lo": round(f.lo, 3), "hi": round(f.hi, 3), "se": round(f.se, 3)}
 
 
@@ -364,8 +366,8 @@ def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progr
     return root
 
 
-def _write(plan: HardenPlan, root: Path, run: HardenRun, measured: tuple[Population, Finding, dict[str, Any]], stop: str,
-           probe: tuple[str, Finding, float] | None = None) -> None:
+def _write(plan: HardenPlan, root: Path, run: HardenRun, measured: tuple[Population, Finding, dict[str, Any]],
+           stop: str, probe: tuple[str, Finding, float] | None = None) -> None:
     """population.json (the population ``--keep`` chose: a file `run --population` accepts), history.json and
     history.md; before the rollout probe has played (a checkpoint), without it."""
     population, found, what = measured
