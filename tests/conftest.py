@@ -54,13 +54,13 @@ for game in sys.argv[1:]:
     players = str(min(max(4, spec.min_players), spec.max_players))
     with tempfile.TemporaryDirectory() as out:
         main(["run", game, "--players", players, "--games", "1", "--quiet", "--out", out + "/run"])
-        main(["replay", out + "/run", "--game-index", "0"])
 '''
 
 
 def _warm_up_kernels() -> None:
-    """Compile (or load) every game's kernels once (play and the traced replay), two processes at once, before the
-    test workers start: each worker would otherwise compile the same games cold side by side. Any game the groups miss compiles in a worker."""
+    """Compile (or load) every game's kernels once, two processes at once, before the test workers start: each
+    worker would otherwise compile the same games cold side by side (a replay plays through the same compiled
+    ``play_chunk``). Any game the groups miss compiles in a worker."""
     import subprocess
     import sys
 

@@ -182,15 +182,20 @@ class GameSpec:
 
     def trace(self, rules: Any, n_players: int, seat_row: np.ndarray, game_index: int, seed: int,
               table: StrategyTable, strategy_names: Sequence[str], capacity: int = 400_000) -> Traced:
-        """Play one game of a run again in trace mode (checked), with the same kernels and seeds."""
+        """Play one game of a run again in trace mode (checked), with the same kernels and seeds: a chunk of one
+        game through ``play_chunk``, whose compiled code play already has (calling ``play_game`` from Python
+        compiled every game's kernels a second time: 136 s of a cold Bus replay)."""
         st, data = self.new_state(rules, n_players, table, trace=new_trace(capacity))
         st.meta[M.check] = 1
-        seat_row = np.ascontiguousarray(seat_row, dtype=np.int64)[:n_players]
+        seats = np.ascontiguousarray(seat_row, dtype=np.int64)[:n_players].reshape(1, n_players)
+        games = np.zeros((1, len(self.game_columns)), np.int64)
+        players = np.zeros((1, n_players, len(self.player_columns)), np.int64)
         with kernel_errors():
-            protocol.play_game(st, self._snapshot_for(st, table), data, int(seed), int(game_index), seat_row)
-        names = [strategy_names[int(i)] for i in seat_row]
-        return Traced(st.trace[: st.meta[M.events]].copy(), st.games.copy(), st.players.copy(), st, data, rules,
-                      names, int(game_index), int(seed))
+            protocol.play_chunk(st, self._snapshot_for(st, table), data, seats, int(game_index), 1, int(seed), games,
+                                players)
+        names = [strategy_names[int(i)] for i in seats[0]]
+        return Traced(st.trace[: st.meta[M.events]].copy(), games[0], players[0], st, data, rules, names,
+                      int(game_index), int(seed))
 
     def replay(self, rules: Any, n_players: int, seat_row: np.ndarray, game_index: int, seed: int,
                table: StrategyTable, strategy_names: Sequence[str]) -> str:
