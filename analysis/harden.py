@@ -56,13 +56,23 @@ def history_frame(summary: dict[str, Any]) -> pd.DataFrame:
         member = f"{best}: {_interval(r['member_gains'][best])}" if best else f"{r['start']}: {_interval(r['start_gain'])}"
         rows.append({"round": r["round"], "mixture measured": mix,
                      "exploitability estimate, pts [95% CI]": _interval(r["exploitability"]),
-                     "searched best response's gain": _interval(r.get("best_response_gain", r["exploitability"])),
+                     "searched best response's gain": _searched(r),
                      "best member (search start): gain": member,
                      "added": r.get("added", f"- (round {r['remeasure_of']} re-measured)" if "remeasure_of" in r
                                     else "- (passed; measured again on fresh seeds)" if r.get("confirm_next")
                                     else "-"), "games": f"{r['games']:,}", "games so far": f"{total:,}",
                      "seconds": f"{r['seconds']:.0f}"})
     return pd.DataFrame(rows)
+
+
+def _searched(r: dict[str, Any]) -> str:
+    """The round's searched gain; with several searches, the largest and the others beside it."""
+    found = _interval(r.get("best_response_gain", r["exploitability"]))
+    others = [s for s in r.get("searches", []) if s["best_response"] != r.get("best_response")]
+    if not others:
+        return found
+    also = ", ".join(f"{s['best_response']} {s['points']:+.1f}" for s in others)
+    return f"{found} ({r['best_response']}; also {also})"
 
 
 def exploitability_figure(summary: dict[str, Any]) -> Figure:
@@ -108,8 +118,9 @@ def history_markdown(summary: dict[str, Any]) -> str:
     cells = lambda row: "| " + " | ".join(str(v) for v in row) + " |"  # noqa: E731
     table = [cells(frame.columns), "|" + "---|" * len(frame.columns), *(cells(r) for r in frame.itertuples(index=False))]
     e, probe = summary["exploitability"], summary.get("rollout_probe")
-    confirm = summary.get("confirm", 0)
-    why = {"converged": "the best response's 95% interval lies below --min-effect" + (
+    confirm, searches = summary.get("confirm", 0), summary.get("searches", 1)
+    why = {"converged": ("the best response's" if searches == 1 else f"each of the {searches} best responses' and "
+                         "the best member's") + " 95% interval lies below --min-effect" + (
                f" in {confirm + 1} measurements of the mixture in a row, each on fresh seeds" if confirm else ""),
            "budget": "the budget could not pay for another round",
            "running": "still running (a checkpoint)"}[summary["stopped"]]
@@ -125,8 +136,10 @@ def history_markdown(summary: dict[str, Any]) -> str:
         f"{e['measured_on_games']:,} fresh games" + (f"; rollout probe {probe['player']}: {_interval(probe)} pts on "
                                                      f"{probe['games']:,} games ({probe['note']})." if probe else "."),
         "",
-        "Each round measures the mixture's members against it and tunes a best response from the best of them; "
-        "the larger gain over the fair share, on fresh seeds, is that mixture's exploitability estimate. "
+        "Each round measures the mixture's members against it and tunes "
+        + ("a best response from the best of them; the larger" if searches == 1 else
+           f"{searches} best responses, each on its own seeds, from the best {searches} of them; the largest")
+        + " gain over the fair share, on fresh seeds, is that mixture's exploitability estimate. "
         f"{_mixtures(summary)}", "",
         f"![Exploitability per round: the tuned best response's gain against the mixture, 95% intervals]"
         f"({EXPLOITABILITY_PNG})", "",

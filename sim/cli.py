@@ -172,6 +172,9 @@ def _add_measure_args(p: argparse.ArgumentParser, out: str) -> None:
     p.add_argument("--popsize", type=_at_least(2), help="search candidates per generation (default: CMA-ES's)")
     p.add_argument("--final-games", type=_at_least(1), default=10_000,
                    help="fresh games measuring each best response (default 10,000)")
+    p.add_argument("--searches", type=_at_least(1), default=1,
+                   help="best-response searches per measurement, each on its own seed from the next best member; the "
+                        "largest gain counts (default 1, at most 3)")
     p.add_argument("--member-games", type=_at_least(1), default=5_000,
                    help="games measuring each member against the mixture, the search's candidate starts (default 5,000)")
     p.add_argument("--min-effect", type=_min_effect, default="3",
@@ -472,7 +475,8 @@ def _cmd_harden(args: argparse.Namespace) -> None:
                        search_games=args.search_games, block=args.block, popsize=args.popsize,
                        final_games=args.final_games, meta_games=args.meta_games, probe_playouts=args.probe_playouts,
                        probe_games=args.probe_games, member_games=args.member_games, overrides=args.overrides,
-                       meta_solver=args.meta_solver, keep=args.keep, confirm=args.confirm)
+                       meta_solver=args.meta_solver, keep=args.keep, confirm=args.confirm,
+                       searches=args.searches)
     root = harden(plan, args.out, jobs=args.jobs, progress=not args.quiet)
     summary = read_history(root)
     print(f"{summary['exploitability']['statement']} ({summary['stopped']} after {len(summary['rounds']) - 1} "
@@ -488,7 +492,8 @@ def _cmd_exploit(args: argparse.Namespace) -> None:
     _register_file(args.game, args.strategy_file)
     m = exploit(args.game, args.population, seed=args.seed, players=args.players, search_games=args.search_games,
                 final_games=args.final_games, member_games=args.member_games, block=args.block,
-                popsize=args.popsize, min_effect=args.min_effect, overrides=args.overrides, record=args.record,
+                popsize=args.popsize, min_effect=args.min_effect, overrides=args.overrides, searches=args.searches,
+                record=args.record,
                 out=args.out, jobs=args.jobs, progress=not args.quiet)
     print(f"{m['probe']} gains {m['points']:+.1f} pts [{m['lo']:+.1f}, {m['hi']:+.1f}] over the fair share against "
           f"the mixture ({m['games']:,} games)" + (f"; recorded in {args.population}" if args.record else ""))

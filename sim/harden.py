@@ -8,9 +8,12 @@ it for a mixture. Each round then
    and a sign that the meta-game was solved on a poor estimate of its payoffs;
 2. tunes a best response to the mixture with the CMA-ES search of sim/tune.py on common random numbers (its
    seat drawn per game, the other seats drawn from the mixture), starting from the member that did best, and
-   measures its gain over the fair share on fresh seeds. The larger of the two gains (the searched one or
-   the best member's) is the round's estimate of the mixture's exploitability, with its 95% interval;
-3. stops if the upper ends of both intervals are below ``--min-effect`` (no best response we found gains
+   measures its gain over the fair share on fresh seeds; with ``--searches K`` (at most 3) K searches on their
+   own seeds, the k-th from the k-th best member (one search's result is largely its luck: searches from one
+   start on two seeds found +4.9 and +13.6 pts against one Bus mixture). The largest of the gains (the
+   searched ones or the best member's) is the round's estimate of the mixture's exploitability, with its 95%
+   interval, and the search that found it is the round's best response;
+3. stops if the upper ends of all intervals are below ``--min-effect`` (no best response we found gains
    that much) in this round and in ``--confirm`` more measurements of the same mixture on fresh seeds (each
    passing measurement is followed by another, as the next round, until one fails or enough have passed), or
    if the budget cannot pay for another round and the final probe;
@@ -49,13 +52,16 @@ from sim.logs import read_record, write_json
 from sim.population import Population, population_data
 from sim.runner import one_writer, run_study
 from sim.study import known_strategies
-from sim.tune import MAX_SEED, plan_tune, tune
+from sim.tune import MAX_SEED, TunePlan, plan_tune, tune
 
 POPULATION_FILE = "population.json"
 HISTORY_FILE = "history.json"
 SEED_STRIDE = 10
 """Round r's studies use seeds seed + 10 r + (1, 2: the search and its fresh measurement; 3: the empirical
-game; 4: the members' measurement; 5: the rollout probe), so no two studies share games."""
+game; 4: the members' measurement; 5: the rollout probe; 6, 7 and 8, 9: the second and third searches and
+their measurements), so no two studies share games."""
+SEARCH_STEPS = (1, 6, 8)
+"""The seed step of each of a round's searches (its fresh measurement plays step + 1): at most three."""
 MAX_STARTS = 6
 """Members measured against the mixture each round (candidate starts of the search)."""
 META_SOLVERS = {
@@ -94,6 +100,9 @@ class HardenPlan:
     confirm: int = 0
     """Fresh-seed measurements a mixture must pass again before the rule stops: one search's interval covers the
     fresh games' noise, not the search's own luck (a search from another seed can find a larger gain)."""
+    searches: int = 1
+    """Best-response searches per round (each on its own seed, from the next best member): the round's estimate
+    is the largest gain, so one unlucky search no longer decides it."""
 
     @property
     def fair(self) -> float:
@@ -105,8 +114,8 @@ class HardenPlan:
         return parse_min_effect(self.min_effect).points(self.fair)
 
     def measure_cost(self) -> int:
-        """Games one round's measurement costs at most: the members, the search and its fresh A/B (two arms)."""
-        return MAX_STARTS * self.member_games + self.search_games + 2 * self.final_games
+        """Games one round's measurement costs at most: the members, the searches and their fresh A/Bs (two arms)."""
+        return MAX_STARTS * self.member_games + self.searches * (self.search_games + 2 * self.final_games)
 
     def round_cost(self) -> int:
         """Games one more round costs at most: its measurement and, with the nash meta-solver, its empirical game."""
@@ -136,19 +145,22 @@ class HardenPlan:
                 "final_games": self.final_games, "meta_games": self.meta_games,
                 "probe_playouts": self.probe_playouts, "probe_games": self.probe_games,
                 "member_games": self.member_games, "overrides": list(self.overrides),
-                "meta_solver": self.meta_solver, "keep": self.keep, "confirm": self.confirm}
+                "meta_solver": self.meta_solver, "keep": self.keep, "confirm": self.confirm,
+                "searches": self.searches}
 
 
 def next_round(members: Sequence[str]) -> int:
-    """1 + the largest K of the members named brK (1 if none): the first round whose name is free."""
-    return 1 + max((int(m[2:]) for m in members if re.fullmatch(r"br\d+", m)), default=0)
+    """1 + the largest K of the members named brK or brK plus a letter (another search of round K; 1 if none):
+    the first round whose names are free."""
+    rounds = (re.fullmatch(r"br(\d+)[a-z]?", m) for m in members)
+    return 1 + max((int(r.group(1)) for r in rounds if r), default=0)
 
 
 def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, min_effect: str = "3", seed: int = 0,
                 search_games: int = 114_000, block: int = 500, popsize: int | None = None,
                 final_games: int = 10_000, meta_games: int = 10_000, probe_playouts: int = 4,
                 probe_games: int = 200, member_games: int = 5_000, overrides: Sequence[str] = (),
-                meta_solver: str = "nash", keep: str = "last", confirm: int = 0) -> HardenPlan:
+                meta_solver: str = "nash", keep: str = "last", confirm: int = 0, searches: int = 1) -> HardenPlan:
     """Check every choice before anything runs (one line naming the problem and the fix otherwise)."""
     names = known_strategies(game, players, pool, "--pool", "balanced,commuter")
     registry = get_game(game).strategies
@@ -172,30 +184,34 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
         raise PlaytestError(f"--keep {keep!r} is unknown; choose {' or '.join(KEEP)}")
     if confirm < 0:
         raise PlaytestError(f"--confirm must be 0 or more, not {confirm}")
+    if not 1 <= searches <= len(SEARCH_STEPS):
+        raise PlaytestError(f"--searches must be from 1 to {len(SEARCH_STEPS)} (best-response searches per round, "
+                            f"each on its own seed), not {searches}")
     parse_min_effect(min_effect)
     plan = HardenPlan(game, players, tuple(names), budget, min_effect, seed, search_games, block, popsize,
                       final_games, meta_games, probe_playouts, probe_games, member_games, tuple(overrides),
-                      meta_solver, keep, confirm)
+                      meta_solver, keep, confirm, searches)
     if budget < plan.first_cost():
         raise PlaytestError(
             f"--budget {budget:,} games is too small for one round: the pool's empirical game ({meta_games:,}), one "
             f"measurement (up to {MAX_STARTS} x {member_games:,} member games, {search_games:,} search + 2 x "
-            f"{final_games:,} measuring games) and the rollout probe ({probe_games:,}) need {plan.first_cost():,}; "
-            "raise --budget or lower --search-games, --final-games, --meta-games, --member-games or --probe-games")
+            f"{final_games:,} measuring games{f', {searches} times' if searches > 1 else ''}) and the rollout probe "
+            f"({probe_games:,}) need {plan.first_cost():,}; raise --budget or lower --search-games, --final-games, "
+            "--meta-games, --member-games, --probe-games or --searches")
     _best_response(plan, Population(plan.pool, (1.0 / len(names),) * len(names)), 1, names[0])  # the search's checks
     return plan
 
 
-def _best_response(plan: HardenPlan, population: Population, round_: int, start: str):
-    """The CMA-ES search of round ``round_`` against ``population`` from ``start`` (a TunePlan; registers its
-    names); a start that is not a weights strategy starts from zero weights."""
+def _best_response(plan: HardenPlan, population: Population, round_: int, start: str, k: int = 0) -> TunePlan:
+    """The k-th CMA-ES search of round ``round_`` against ``population`` from ``start`` (a TunePlan; registers its
+    names: brR, then brRb, brRc); a start that is not a weights strategy starts from zero weights."""
     if get_game(plan.game).strategies.get(start).kind != "weights":
         start = "random"
     try:
         return plan_tune(plan.game, plan.n_players, population.members, plan.search_games, start=start,
-                         name=f"br{round_ + plan.name_offset}", block=plan.block, popsize=plan.popsize,
-                         seed=plan.seed_of(round_, 1), final_games=plan.final_games, mixture=population.weights,
-                         overrides=plan.overrides)
+                         name=f"br{round_ + plan.name_offset}{'abc'[k] if k else ''}", block=plan.block,
+                         popsize=plan.popsize, seed=plan.seed_of(round_, SEARCH_STEPS[k]),
+                         final_games=plan.final_games, mixture=population.weights, overrides=plan.overrides)
     except PlaytestError as exc:
         raise PlaytestError(f"best-response search: {exc}".replace("--budget", "--search-games")) from None
 
@@ -274,33 +290,44 @@ class HardenRun:
             gains[member] = gain(out, copy.name, p.threshold)
         return gains
 
-    def measure(self, population: Population, round_: int) -> tuple[str, Finding, Finding, dict[str, Any]]:
-        """Measure the members against ``population``, tune round ``round_``'s best response from the best of
-        them and measure it on fresh seeds; (its name, its gain, the best member's gain, the record)."""
-        p = self.plan
-        members = self.last_gains = self.member_gains(population, round_)
-        best = max(members, key=lambda m: members[m].estimate)
-        plan = _best_response(p, population, round_, best)
-        root = tune(plan, self.root / f"round-{round_:02d}" / "best-response", jobs=self.jobs, progress=self.progress)
+    def search(self, population: Population, round_: int, start: str, k: int) -> tuple[TunePlan, Finding, Finding]:
+        """Round ``round_``'s k-th best-response search from ``start``, measured on fresh seeds: (its plan, its
+        gain, the start's gain on the same games)."""
+        plan = _best_response(self.plan, population, round_, start, k)
+        where = self.root / f"round-{round_:02d}" / ("best-response" + (f"-{'abc'[k]}" if k else ""))
+        root = tune(plan, where, jobs=self.jobs, progress=self.progress)
         self.spent += plan.generations * plan.popsize * plan.block + 2 * plan.final_games
         record = json.loads((root / "tune.json").read_text())
-        found = gain(root / record["arms"][1], plan.name, p.threshold)
-        start = gain(root / record["arms"][0], plan.start_copy, p.threshold)
+        return (plan, gain(root / record["arms"][1], plan.name, self.plan.threshold),
+                gain(root / record["arms"][0], plan.start_copy, self.plan.threshold))
+
+    def measure(self, population: Population, round_: int) -> tuple[str, list[Finding], Finding, dict[str, Any]]:
+        """Measure the members against ``population``, tune round ``round_``'s best responses from the best of
+        them and measure them on fresh seeds; (the name of the search that gained most, every search's gain,
+        largest first, the best member's gain, the record)."""
+        members = self.last_gains = self.member_gains(population, round_)
+        ranked = sorted(members, key=lambda m: -members[m].estimate)
+        searches = sorted((self.search(population, round_, ranked[k % len(ranked)], k)
+                           for k in range(self.plan.searches)), key=lambda s: -s[1].estimate)
+        plan, _, start = searches[0]
         what = {"best_response": plan.name, "start": plan.start, "search_games": plan.generations * plan.popsize *
                 plan.block, "measured_on_games": plan.final_games, "start_gain": finding_record(start),
-                "best_member": best, "member_gains": {m: finding_record(f) for m, f in members.items()}}
-        return plan.name, found, members[best], what
+                "best_member": ranked[0], "member_gains": {m: finding_record(f) for m, f in members.items()},
+                "searches": [{"best_response": q.name, "start": q.start, "seed": q.seed, **finding_record(f)}
+                             for q, f, _ in searches]}
+        return plan.name, [f for _, f, _ in searches], members[ranked[0]], what
 
     def measured_round(self, population: Population, round_: int) -> tuple[
-            tuple[Population, Finding, dict[str, Any]], Finding, Finding, dict[str, Any]]:
-        """Measure ``population`` as round ``round_``: (population, exploitability estimate, record), the searched
-        best response's gain, the best member's gain, and the round's history entry."""
-        name, searched, member, what = self.measure(population, round_)
+            tuple[Population, Finding, dict[str, Any]], list[Finding], Finding, dict[str, Any]]:
+        """Measure ``population`` as round ``round_``: (population, exploitability estimate, record), every
+        searched best response's gain (largest first), the best member's gain, and the round's history entry."""
+        name, searches, member, what = self.measure(population, round_)
+        searched = searches[0]
         found = searched if searched.estimate >= member.estimate else member
         what["exploitability_from"] = name if found is searched else f"member {what['best_member']}"
         entry = {"round": round_, "members": list(population.members), "weights": list(population.weights),
                  "exploitability": finding_record(found), "best_response_gain": finding_record(searched), **what}
-        return (population, found, what), searched, member, entry
+        return (population, found, what), searches, member, entry
 
     def probe(self, population: Population) -> tuple[str, Finding]:
         """The rollout player over the mixture's heaviest member, in one seat against the mixture."""
@@ -327,10 +354,10 @@ def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progr
         measured, best, stop, round_, passes = None, None, "budget", 1, 0
         while True:
             t0, before = time.perf_counter(), run.spent
-            measured, searched, member, entry = run.measured_round(population, round_)
+            measured, searches, member, entry = run.measured_round(population, round_)
             if best is None or measured[1].hi < best[1].hi:
                 best, best_round = measured, round_
-            passed = searched.hi < plan.threshold and member.hi < plan.threshold
+            passed = all(f.hi < plan.threshold for f in (*searches, member))
             passes = passes + 1 if passed else 0
             done = True
             if passes > plan.confirm:
@@ -372,10 +399,13 @@ def _write(plan: HardenPlan, root: Path, run: HardenRun, measured: tuple[Populat
     history.md; before the rollout probe has played (a checkpoint), without it."""
     population, found, what = measured
     bound = max(found.hi, probe[1].hi) if probe else found.hi
+    n = len(what["searches"])
+    of_searches = f" (the largest gain of {n} searches)" if n > 1 else ""
     exploitability = {**finding_record(found), "best_response": what["best_response"],
-                      "probe": (f"CMA-ES best response {what['best_response']}" if what["exploitability_from"] ==
-                                what["best_response"] else f"{what['exploitability_from']} (it gained more than "
-                                                           f"the search from it, {what['best_response']})"),
+                      "probe": (f"CMA-ES best response {what['best_response']}{of_searches}"
+                                if what["exploitability_from"] == what["best_response"] else
+                                f"{what['exploitability_from']} (it gained more than the search"
+                                f"{'es' if n > 1 else ''} from it, {what['best_response']})"),
                       "measured_on_games": plan.final_games,
                       "statement": f"no best response we found gains more than {bound:.1f} pts over the fair share "
                                    "against this mixture (upper end of the 95% interval of "

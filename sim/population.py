@@ -40,6 +40,8 @@ class Population:
     members: tuple[str, ...]
     weights: tuple[float, ...]
     record: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    players: int | None = None
+    """The number of players the file says it was made for (None: it does not say)."""
 
     def lineup(self, focal: str | None = None) -> list[str]:
         """The study lineup: the members, after the focal strategy if there is one."""
@@ -100,7 +102,7 @@ def load_population(game: str, path: str | Path, players: int | None = None) -> 
     if len(set(members)) < len(members):
         raise PlaytestError(f"{where} names a strategy twice; list each member once (add their weights)")
     record = {k: v for k, v in data.items() if k not in ("strategies", "weights", "game", "players")}
-    return Population(tuple(members), weights, record)
+    return Population(tuple(members), weights, record, data.get("players"))
 
 
 def _known(registry, name: str, where: str) -> str:

@@ -149,6 +149,7 @@ BAD_FLAGS = [
     ("--meta-solver", HARDEN + ["--meta-solver", "alpharank"], "argument --meta-solver: invalid choice: 'alpharank'"),
     ("--confirm", HARDEN + ["--confirm", "-1"], "argument --confirm: must be at least 0"),
     ("--keep", HARDEN + ["--keep", "first"], "argument --keep: invalid choice: 'first'"),
+    ("--searches", HARDEN + ["--searches", "4"], "--searches must be from 1 to 3"),
     ("game", ["exploit", "chess", "--population", "p.json", "--seed", "1"], "unknown game 'chess'"),
     ("--population", EXPLOIT[:2] + ["--population", "/nonexistent.json", "--seed", "1"],
      "population file '/nonexistent.json' not found"),

@@ -255,6 +255,35 @@ def test_confirm_measures_a_passing_mixture_again_on_fresh_seeds_before_stopping
         plan_harden("bus", 3, ["balanced", "commuter"], 100_000, confirm=-1)
 
 
+def test_searches_measure_a_mixture_with_several_best_responses_and_the_largest_gain_counts(tmp_path):
+    """--searches 2: each round tunes a second best response on its own seeds (named brRb, from the next best
+    member), the round's estimate is the largest gain, and the rule stops only when every interval lies below
+    --min-effect: just above the largest upper end it converges, just below it the budget stops it."""
+    budget = str(300 + 6 * 50 + 2 * (760 + 2 * 300) + 6)  # the empirical game, one round, the probe
+    runs = {}
+    for name, min_effect in (("above", "99"), ("below", None)):
+        if min_effect is None:
+            first = read_history(runs["above"])["rounds"][1]
+            upper = max([s["hi"] for s in first["searches"]] + [g["hi"] for g in first["member_gains"].values()])
+            min_effect = f"{upper - 0.01:.3f}"
+        runs[name] = tmp_path / name
+        assert main([*SMALL, "--budget", budget, "--min-effect", min_effect, "--jobs", "1", "--searches", "2",
+                     "--out", str(runs[name])]) == 0
+    above, below = (read_history(runs[k]) for k in ("above", "below"))
+    assert above["searches"] == 2 and above["stopped"] == "converged" and below["stopped"] == "budget"
+    r = above["rounds"][1]
+    assert sorted(s["best_response"] for s in r["searches"]) == ["br1", "br1b"]
+    assert {s["seed"] for s in r["searches"]} == {above["seed"] + 11, above["seed"] + 16}  # round 1: steps 1 and 6
+    assert (runs["above"] / "round-01" / "best-response-b" / "tune.json").exists()
+    largest = max(r["searches"], key=lambda s: s["points"])
+    assert r["best_response"] == largest["best_response"] and r["best_response_gain"]["points"] == largest["points"]
+    member = max(g["points"] for g in r["member_gains"].values())
+    assert r["exploitability"]["points"] == max(largest["points"], member)
+    assert below["rounds"][1]["searches"] == r["searches"]  # the same searches: only the rule's threshold moved
+    with pytest.raises(PlaytestError, match="--searches must be from 1 to 3"):
+        plan_harden("bus", 3, ["balanced", "commuter"], 100_000, searches=0)
+
+
 @pytest.mark.parametrize("extra, needle", [
     (["--budget", "1000"], "--budget 1,000 games is too small for one round"),
     (["--budget", "100000", "--pool", "balanced,nosuch"], "unknown strategy 'nosuch'"),
@@ -298,6 +327,18 @@ def test_exploit_re_measures_a_population_on_a_fresh_seed_and_reports_quote_the_
     gains = [data["exploitability"]["points"], first["points"], again["points"]]
     assert f"exploitability {max(gains):+.1f} pts" in phrase
     assert f"the largest of 3 tuned searches: {', '.join(f'{g:+.1f}' for g in gains)}" in phrase
+
+
+def test_exploit_with_two_searches_states_the_larger_gain_and_what_found_it(hardened, tmp_path):
+    out = tmp_path / "e"
+    assert main(["exploit", "bus", "--population", str(hardened[0] / "population.json"), "--seed", "9", *EXPLOIT,
+                 "--searches", "2", "--out", str(out)]) == 0
+    m = json.loads((out / "exploit.json").read_text())["measurement"]
+    assert m["n_searches"] == 2
+    assert sorted(s["best_response"] for s in m["searches"]) == ["br2", "br2b"]
+    assert m["searched"]["points"] == max(s["points"] for s in m["searches"])
+    assert m["points"] == max(m["searched"]["points"], m["best_member_gain"]["points"])
+    assert "the largest of 2 CMA-ES best responses searched on seed 9" in m["probe"] or m["probe"].startswith("member")
 
 
 @pytest.mark.parametrize("args, needle", [
