@@ -47,27 +47,20 @@ WARM_GROUPS = (("seven_wonders", "sea_trade"), ("circus_train", "bus", "pig"))
 """Games compiled together in one warm-up process, two processes at once (about equal compile times)."""
 WARM = '''
 import sys, tempfile
-import numpy as np
 from sim.cli import main
-from sim.core import play
 from sim.core.spec import get_game
 for game in sys.argv[1:]:
     spec = get_game(game)
-    players = min(max(4, spec.min_players), spec.max_players)
+    players = str(min(max(4, spec.min_players), spec.max_players))
     with tempfile.TemporaryDirectory() as out:
-        main(["run", game, "--players", str(players), "--games", "1", "--quiet", "--out", out + "/run"])
-    st, data = spec.new_state(spec.rules_type(), players)
-    play.play_game(st, st, data, 1, 0, np.zeros(players, np.int64))
+        main(["run", game, "--players", players, "--games", "1", "--quiet", "--out", out + "/run"])
 '''
-"""Play compiles every kernel of a game for borrowed state handles; tests that call a game's kernels directly
-(positions built by hand, the option checks) pass owned handles, a second type. Calling ``play_game`` on an owned
-handle compiles the whole game for that type once, here, instead of piecemeal in both workers."""
 
 
 def _warm_up_kernels() -> None:
     """Compile (or load) every game's kernels once, two processes at once, before the test workers start: each
-    worker would otherwise compile the same games cold side by side (see WARM). Any game the groups miss
-    compiles in a worker."""
+    worker would otherwise compile the same games cold side by side (a replay plays through the same compiled
+    ``play_chunk``). Any game the groups miss compiles in a worker."""
     import subprocess
     import sys
 
