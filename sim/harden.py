@@ -62,6 +62,8 @@ game; 4: the members' measurement; 5: the rollout probe; 6, 7 and 8, 9: the seco
 their measurements), so no two studies share games."""
 SEARCH_STEPS = (1, 6, 8)
 """The seed step of each of a round's searches (its fresh measurement plays step + 1): at most three."""
+SEARCH_SUFFIXES = ("", "b", "c")
+"""What each of a round's searches adds to its best response's name (brR, brRb, brRc) and directory."""
 MAX_STARTS = 6
 """Members measured against the mixture each round (candidate starts of the search)."""
 META_SOLVERS = {
@@ -209,7 +211,7 @@ def _best_response(plan: HardenPlan, population: Population, round_: int, start:
         start = "random"
     try:
         return plan_tune(plan.game, plan.n_players, population.members, plan.search_games, start=start,
-                         name=f"br{round_ + plan.name_offset}{'abc'[k] if k else ''}", block=plan.block,
+                         name=f"br{round_ + plan.name_offset}{SEARCH_SUFFIXES[k]}", block=plan.block,
                          popsize=plan.popsize, seed=plan.seed_of(round_, SEARCH_STEPS[k]),
                          final_games=plan.final_games, mixture=population.weights, overrides=plan.overrides)
     except PlaytestError as exc:
@@ -294,7 +296,7 @@ class HardenRun:
         """Round ``round_``'s k-th best-response search from ``start``, measured on fresh seeds: (its plan, its
         gain, the start's gain on the same games)."""
         plan = _best_response(self.plan, population, round_, start, k)
-        where = self.root / f"round-{round_:02d}" / ("best-response" + (f"-{'abc'[k]}" if k else ""))
+        where = self.root / f"round-{round_:02d}" / "-".join(filter(None, ("best-response", SEARCH_SUFFIXES[k])))
         root = tune(plan, where, jobs=self.jobs, progress=self.progress)
         self.spent += plan.generations * plan.popsize * plan.block + 2 * plan.final_games
         record = json.loads((root / "tune.json").read_text())
