@@ -17,6 +17,7 @@ type, which keeps numba's on-disk cache working (a game's function passed as an 
 
 from __future__ import annotations
 
+import inspect
 from typing import Callable
 
 import numpy as np
@@ -24,6 +25,7 @@ from numba import njit
 from numba.extending import overload
 
 from sim.core.policy import P_ALLOCATION, P_PLAYOUTS, POLICY_RANDOM, choose
+from sim.core.literals import plain
 from sim.core.ranking import rank_seats
 from sim.core.records import G, P
 from sim.core.rng import seed_game
@@ -53,17 +55,29 @@ def bind(layout: StateLayout, setup: Callable, play_on: Callable) -> None:
     _PY_HOOKS[layout.tuple_type] = (setup, play_on)
     bound = layout.numba_types
 
-    @overload(game_setup)
-    def _setup(st, data):
-        if type(st) in bound:
-            return lambda st, data: setup(st, data)
-        return None
+    def ours(st) -> bool:
+        return type(st) in bound
 
-    @overload(game_play_on)
-    def _play_on(st, data):
-        if type(st) in bound:
-            return lambda st, data: play_on(st, data)
-        return None
+    route(game_setup, setup, ours)
+    route(game_play_on, play_on, ours)
+
+
+def route(stub: Callable, hook: Callable, ours: Callable[[object], bool]) -> None:
+    """Overload ``stub`` with the game's @njit ``hook`` for the state types ``ours`` accepts.
+
+    The overload compiles the hook's own Python function, not a wrapper calling it: numba emits a callee's whole
+    linked code again in every separately compiled caller, so a wrapper would compile everything under the hook
+    once more (about 3 s of Bus's cold compile per level). numba wants the overload's typing function to take
+    the implementation's argument names: it is given the hook's signature. Cached on disk as the hook's own
+    kernel is, so a kernel compiled later in another process (``play_until`` in a test) loads it.
+    """
+    impl = getattr(hook, "py_func", hook)
+
+    def typing(*args):
+        return impl if ours(args[0]) else None
+
+    typing.__signature__ = inspect.signature(impl)
+    overload(stub, jit_options={"cache": True})(typing)
 
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -77,6 +91,7 @@ def decide(st, seat: int, decision: int, n_opt: int) -> int:
     """
     if n_opt <= 1:
         return 0
+    decision, n_opt = plain(decision), plain(n_opt)
     st.games[G.decisions] += 1
     strat = st.seat_strat[seat]
     if st.params[strat, P_PLAYOUTS] != 0.0:

@@ -33,7 +33,8 @@ from typing import Callable, NamedTuple
 from numba import njit
 from numba.extending import overload
 
-from sim.core.play import bind, checking, end_game, paused
+from sim.core.literals import plain
+from sim.core.play import bind, checking, end_game, paused, route
 from sim.core.records import P
 from sim.core.state import M, StateLayout
 
@@ -135,29 +136,13 @@ def _route(layout: StateLayout, hooks: TurnHooks) -> None:
     def ours(st) -> bool:
         return type(st) in bound
 
-    turn, finish = hooks.turn, hooks.finish
-
-    @overload(game_turn)
-    def _turn(st, data, seat):
-        return (lambda st, data, seat: turn(st, data, seat)) if ours(st) else None
-
-    @overload(game_finish)
-    def _finish(st, data, reason):
-        return (lambda st, data, reason: finish(st, data, reason)) if ours(st) else None
-
-    for stub, hook in ((game_round, turn), (game_first_seat, hooks.first_seat), (game_round_start, hooks.round_start),
-                       (game_round_end, hooks.round_end), (game_check, hooks.check)):
-        _route_two(stub, hook, ours)
+    for stub, hook in ((game_turn, hooks.turn), (game_round, hooks.turn), (game_first_seat, hooks.first_seat),
+                       (game_round_start, hooks.round_start), (game_round_end, hooks.round_end),
+                       (game_check, hooks.check), (game_finish, hooks.finish)):
+        route(stub, hook, ours)
     for stub, value in ((round_cap_slot, hooks.cap), (timeout_reason, hooks.timeout),
                         (ranks_by_score, hooks.rank_by_score)):
         _route_constant(stub, value, ours)
-
-
-def _route_two(stub: Callable, hook: Callable, ours: Callable) -> None:
-    """Overload a stub of ``(st, data)`` to call ``hook``."""
-    @overload(stub)
-    def _impl(st, data):
-        return (lambda st, data: hook(st, data)) if ours(st) else None
 
 
 def _route_constant(stub: Callable, value, ours: Callable) -> None:
@@ -186,7 +171,7 @@ def bind_rounds(layout: StateLayout, play_round: Callable, *, setup: Callable = 
     bind(layout, setup, play_rounds)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_turns(st, data) -> None:
     """The ``play_on`` of a turn-driven game: rounds of turns in seat order from the round's first seat, from
     where the game stands, until a turn or round end ends it or the round cap is reached; returns at a turn start
@@ -220,7 +205,7 @@ def turn_seat(st, data) -> int:
     return (game_first_seat(st, data) + st.meta[M.seat]) % st.meta[M.n_players]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_rounds(st, data) -> None:
     """The ``play_on`` of a round-driven game: whole rounds from where the game stands until one ends it or the
     round cap is reached; returns at a round start when paused."""
@@ -236,7 +221,7 @@ def play_rounds(st, data) -> None:
             return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_round(st, data) -> int:
     """One round of a round-driven game as :func:`play_rounds` plays it: the next round number, then the game's
     round; its end reason or GOES_ON (rule tests play a position's round with it)."""
@@ -251,11 +236,11 @@ def _capped(st) -> bool:
     return cap_slot >= 0 and st.meta[M.round] == st.rules[cap_slot]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _over(st, data, reason: int, no_winner: bool) -> None:
     """The end: the game's own columns, the ranking keys (its scores unless it ranks otherwise), then the core's."""
-    game_finish(st, data, reason)
+    game_finish(st, data, plain(reason))
     if ranks_by_score(st):
         for s in range(st.meta[M.n_players]):
             st.keys[s, 0] = st.players[s, P.score]
-    end_game(st, reason, no_winner)
+    end_game(st, plain(reason), plain(no_winner))
