@@ -11,9 +11,10 @@ from numba import njit
 from sim.core.bits import lowest_bit
 from sim.core.deck import discard_card, draw
 from sim.core.graph import UNREACHED, bfs_distances
+from sim.core.literals import plain
 from sim.core.ranking import rank_seats
 from sim.core.rng import new_state, randint, seed_game, shuffle, uniform
-from sim.core.structs import borrow, struct_handle
+from sim.core.structs import BORROWED, borrow, struct_handle
 from sim.core.policy import DecisionSchema, Strategy, StrategyRegistry, choose
 from sim.core.errors import PlaytestError
 
@@ -183,6 +184,17 @@ def test_borrowed_handle_views_the_owners_arrays():
     assert pair.weights[1, 2] == 7.5 and pair.weights.sum() == 7.5
 
 
+def test_a_handle_passed_from_python_is_lent():
+    """A kernel called from Python gets the handle under its borrowed type (so tests on hand-built positions run
+    the kernels play compiled), and the call leaves the handle's reference count as it was."""
+    handle = _pair_handle(_Pair(np.zeros(3, np.int64), np.zeros((2, 4))))
+    before = handle._meminfo.refcount
+    for _ in range(50):
+        _bump_borrowed(handle, 1)
+    assert handle._meminfo.refcount == before
+    assert {type(sig[0]) for sig in _bump_borrowed.signatures} == {BORROWED[type(handle._type)]}
+
+
 def test_lowest_bit_walks_set_bits_in_ascending_order():
     """lowest_bit finds every bit of a 64-bit mask, and the ``bits &= bits - 1`` walk visits them in order."""
     assert [lowest_bit(np.uint64(1) << np.uint64(i)) for i in range(64)] == list(range(64))
@@ -198,3 +210,20 @@ def test_lowest_bit_walks_set_bits_in_ascending_order():
 
     assert walk(0b1011_0010) == [1, 4, 5, 7]
     assert walk(1 << 62 | 0b101) == [0, 2, 62]
+
+
+@njit
+def _twice(x):
+    return 2 * x
+
+
+@njit
+def _calls_with_constants() -> int:
+    return _twice(plain(2)) + _twice(plain(3)) + _twice(plain(True))
+
+
+def test_plain_constants_compile_a_callee_once():
+    """A callee given ``plain(constant)`` compiles one specialisation for all constants of a type, not one per
+    constant (numba types a bare constant argument as a literal)."""
+    assert _calls_with_constants() == 12
+    assert [str(t) for sig in _twice.signatures for t in sig] == ["int64", "bool"]

@@ -5,6 +5,9 @@ array per call; a structref costs one. The arrays are shared, so the NamedTuple 
 Chunk kernels then ``borrow`` the handle: the same memory under a type that carries no reference counts, so
 reading a field, passing an array or passing the handle itself costs nothing (the caller's handle keeps the
 memory alive for the whole call).
+A handle passed from Python is lent the same way: a kernel called from Python (a test on a hand-built
+position, ``play_until``) sees the borrowed type, so it runs the very kernels play compiled, not a second copy
+typed for owned handles (the Python object keeps the memory alive during the call).
 With JIT disabled (NUMBA_DISABLE_JIT=1, used by `playtest bench`) the NamedTuple itself is the handle,
 since attribute access is the same in plain Python, and ``borrow`` returns it unchanged.
 """
@@ -15,8 +18,10 @@ import sys
 from typing import Callable, NamedTuple
 
 from numba import config, types
+from numba.core import cgutils
+from numba.core.typing.typeof import typeof_impl
 from numba.experimental import structref
-from numba.extending import intrinsic, models, overload, register_model
+from numba.extending import NativeValue, intrinsic, models, overload, register_model, unbox
 
 from sim.core.cache import file_package, package_digest
 
@@ -74,12 +79,32 @@ def struct_handle(tuple_type: type[NamedTuple], name: str) -> Callable[[NamedTup
     borrowed = _type_class(module, f"{name}BorrowedType")
     register_model(borrowed)(_UntrackedStructModel)
     structref.define_attributes(borrowed)
+    unbox(borrowed)(_unbox_lent)
     BORROWED[numba_type] = borrowed
     proxy = type(name, (structref.StructRefProxy,), {"__module__": module.__name__,
                                                      "__doc__": f"Kernel handle on a {tuple_type.__name__}."})
     setattr(module, name, proxy)
     structref.define_proxy(proxy, numba_type, list(tuple_type._fields))
+    typeof_impl.register(proxy)(lambda handle, c: lent_type(handle._type))
     return lambda value: _with_attributes(proxy(*value), value)
+
+
+def lent_type(owned: types.StructRef) -> types.StructRef:
+    """The borrowed counterpart of an owned handle type: the same fields, arrays untracked."""
+    return BORROWED[type(owned)]([(name, _untracked(typ)) for name, typ in owned.field_dict.items()])
+
+
+def _unbox_lent(typ, obj, c) -> NativeValue:
+    """A handle passed from Python as its borrowed type: its meminfo pointer, with the reference taken to read it
+    given back at once (the Python object holds the memory for the call; nothing would release it after)."""
+    mi_obj = c.pyapi.object_getattr_string(obj, "_meminfo")
+    mip = types.MemInfoPointer(types.voidptr)
+    mi = c.unbox(mip, mi_obj).value
+    c.context.nrt.decref(c.builder, mip, mi)
+    c.pyapi.decref(mi_obj)
+    out = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+    out.meminfo = c.builder.bitcast(mi, out.meminfo.type)
+    return NativeValue(out._getvalue())
 
 
 def _with_attributes(handle, value: NamedTuple):
@@ -127,7 +152,7 @@ def borrow(handle):
 @intrinsic
 def _borrowed(typingctx, handle):
     """``handle``'s meminfo pointer, re-typed as the borrowed handle type (no copy, no count)."""
-    borrowed = BORROWED[type(handle)]([(name, _untracked(typ)) for name, typ in handle.field_dict.items()])
+    borrowed = lent_type(handle)
 
     def codegen(context, builder, signature, args):
         owner = context.make_helper(builder, signature.args[0], args[0])
