@@ -180,11 +180,16 @@ def test_snapshot_and_restore(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_strategy_registry_round_trip(game, tmp_path):
-    """Every named strategy survives JSON (the format `--strategy-file` reads) into the same kernel table."""
+    """Every named strategy survives JSON (the format `--strategy-file` reads) into the same kernel table, rollouts
+    registered by earlier tests included."""
     spec = get_game(game)
     strategies = list(spec.strategies)
     path = tmp_path / "s.json"
-    path.write_text(json.dumps([dict(dataclasses.asdict(s), name=s.name + "_copy") for s in strategies]))
+    copies = [dict(dataclasses.asdict(s), name=s.name + "_copy") for s in strategies]
+    for c in copies:  # a rollout registered by an earlier test (``BASE+mcK``) names its base's copy
+        if "base" in c:
+            c["base"] += "_copy"
+    path.write_text(json.dumps(copies))
     from sim.core.policy import StrategyRegistry
 
     registry = StrategyRegistry(game, spec.schema)
