@@ -69,7 +69,10 @@ def route(stub: Callable, hook: Callable, ours: Callable[[object], bool]) -> Non
     linked code again in every separately compiled caller, so a wrapper would compile everything under the hook
     once more (about 3 s of Bus's cold compile per level). numba wants the overload's typing function to take
     the implementation's argument names: it is given the hook's signature. Cached on disk as the hook's own
-    kernel is, so a kernel compiled later in another process (``play_until`` in a test) loads it.
+    kernel is, so a kernel compiled later in another process (``play_until`` in a test) loads it. The cache
+    entry is the hook's own (numba keys it by the function and signature), so it is compiled as the hook
+    would be, with the wrapper that lets Python call it: without one, a test calling the hook from Python
+    loaded the overload's entry and crashed.
     """
     impl = getattr(hook, "py_func", hook)
 
@@ -77,7 +80,7 @@ def route(stub: Callable, hook: Callable, ours: Callable[[object], bool]) -> Non
         return impl if ours(args[0]) else None
 
     typing.__signature__ = inspect.signature(impl)
-    overload(stub, jit_options={"cache": True})(typing)
+    overload(stub, jit_options={"cache": True, "no_cpython_wrapper": False})(typing)
 
 
 # ------------------------------------------------------------------------------------------------ helpers
