@@ -193,6 +193,7 @@ def test_a_handle_passed_from_python_is_lent():
         _bump_borrowed(handle, 1)
     assert handle._meminfo.refcount == before
     assert {type(sig[0]) for sig in _bump_borrowed.signatures} == {BORROWED[type(handle._type)]}
+    assert handle._numba_type_ == _bump_borrowed.signatures[0][0]  # the dispatcher's fast path finds the kernel
 
 
 def test_lowest_bit_walks_set_bits_in_ascending_order():

@@ -14,12 +14,12 @@ since attribute access is the same in plain Python, and ``borrow`` returns it un
 
 from __future__ import annotations
 
+import functools
 import sys
 from typing import Callable, NamedTuple
 
 from numba import config, types
 from numba.core import cgutils
-from numba.core.typing.typeof import typeof_impl
 from numba.experimental import structref
 from numba.extending import NativeValue, intrinsic, models, overload, register_model, unbox
 
@@ -82,13 +82,20 @@ def struct_handle(tuple_type: type[NamedTuple], name: str) -> Callable[[NamedTup
     unbox(borrowed)(_unbox_lent)
     BORROWED[numba_type] = borrowed
     proxy = type(name, (structref.StructRefProxy,), {"__module__": module.__name__,
-                                                     "__doc__": f"Kernel handle on a {tuple_type.__name__}."})
+                                                     "__doc__": f"Kernel handle on a {tuple_type.__name__}.",
+                                                     "_numba_type_": property(_lent_numba_type)})
     setattr(module, name, proxy)
     structref.define_proxy(proxy, numba_type, list(tuple_type._fields))
-    typeof_impl.register(proxy)(lambda handle, c: lent_type(handle._type))
     return lambda value: _with_attributes(proxy(*value), value)
 
 
+def _lent_numba_type(handle) -> types.StructRef:
+    """The type numba gives the handle as an argument from Python (its dispatcher's fast path reads this
+    attribute): the borrowed type, so Python calls the kernels play compiled."""
+    return lent_type(handle._type)
+
+
+@functools.cache
 def lent_type(owned: types.StructRef) -> types.StructRef:
     """The borrowed counterpart of an owned handle type: the same fields, arrays untracked."""
     return BORROWED[type(owned)]([(name, _untracked(typ)) for name, typ in owned.field_dict.items()])
