@@ -41,7 +41,7 @@ class Toy(NamedTuple):
 
 
 wrap = struct_handle(Toy, "ToyRef")
-handle_type = wrap(Toy(np.zeros(1)))._numba_type_.name
+handle_type = wrap(Toy(np.zeros(1)))._numba_type_.name  # the lent (borrowed) type Python passes
 '''
 
 
@@ -87,7 +87,7 @@ def test_a_game_type_names_its_sources(tmp_path):
     name carries the game package's digest, so editing the game changes the cached signature (no stale load)."""
     root, cache = _copy_sim(tmp_path), tmp_path / "cache"
     (root / "sim" / "toy" / "state.py").write_text(STRUCT)
-    code = "import sim.toy.state as s; print(s.handle_type.startswith('numba.ToyRefType'), s.handle_type.split('@')[1])"
+    code = "import sim.toy.state as s; print(s.handle_type.startswith('numba.ToyRefBorrowedType'), s.handle_type.split('@')[1])"
     before = _run(root, cache, code)
     (root / "sim" / "toy" / "helper.py").write_text(HELPER.format(value=2))
     after = _run(root, cache, code)
