@@ -6,12 +6,12 @@ from typing import NamedTuple
 
 import numpy as np
 import pytest
-from numba import njit
+from numba import njit, types
 
 from sim.core.bits import lowest_bit
 from sim.core.deck import discard_card, draw
 from sim.core.graph import UNREACHED, bfs_distances
-from sim.core.literals import plain
+from sim.core.jit import kernel
 from sim.core.ranking import rank_seats
 from sim.core.rng import new_state, randint, seed_game, shuffle, uniform
 from sim.core.structs import BORROWED, borrow, struct_handle
@@ -213,18 +213,20 @@ def test_lowest_bit_walks_set_bits_in_ascending_order():
     assert walk(1 << 62 | 0b101) == [0, 2, 62]
 
 
-@njit
+@kernel
 def _twice(x):
     return 2 * x
 
 
-@njit
+@kernel
 def _calls_with_constants() -> int:
-    return _twice(plain(2)) + _twice(plain(3)) + _twice(plain(True))
+    return _twice(2) + _twice(3) + _twice(True) + _twice(np.int64(4))
 
 
-def test_plain_constants_compile_a_callee_once():
-    """A callee given ``plain(constant)`` compiles one specialisation for all constants of a type, not one per
-    constant (numba types a bare constant argument as a literal)."""
-    assert _calls_with_constants() == 12
-    assert [str(t) for sig in _twice.signatures for t in sig] == ["int64", "bool"]
+def test_a_kernel_compiles_once_per_type_not_per_constant():
+    """Called from compiled code with constants, a ``kernel`` compiles one specialisation per plain type (numba
+    alone types a constant argument as a literal and compiles the callee once per value)."""
+    assert _calls_with_constants() == 20
+    typed = [_twice.get_call_template((types.literal(c),), {})[2] for c in (2, 3, True)]  # how a caller types it
+    assert typed == [(types.int64,), (types.int64,), (types.boolean,)]
+    assert sorted(str(t) for sig in _twice.signatures for t in sig) == ["bool", "int64"]
