@@ -12,19 +12,19 @@ from pathlib import Path
 SIM = Path(__file__).resolve().parent.parent / "sim"
 
 KERNEL = '''
-from numba import njit
+from sim.core import jit
 from sim.toy.helper import bonus
 
 
-@njit(cache=True)
+@jit.kernel
 def kernel(x):
     return x * 10 + bonus()
 '''
 HELPER = '''
-from numba import njit
+from sim.core.jit import kernel
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def bonus():
     return {value}
 '''
@@ -97,4 +97,5 @@ def test_a_game_type_names_its_sources(tmp_path):
 def test_top_level_modules_hold_no_kernels():
     """The cache key leaves out sim/*.py (runner, CLI, logs...), so none of them may define a kernel."""
     for path in SIM.glob("*.py"):
-        assert "@njit" not in path.read_text() and "numba.njit" not in path.read_text(), path
+        text = path.read_text()
+        assert "@kernel" not in text and "@njit" not in text and "numba.njit" not in text, path

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.bus import records as rc
 from sim.bus.data import Board
@@ -14,6 +13,7 @@ from sim.bus.rules import R
 from sim.bus.schema import D, F
 from sim.bus.state import (A_BLD, A_BUS, A_CLOCK, A_EXP, A_PAX, A_START, A_VROOM, GS, LAYOUT, MULTI_OF, N_ACTIONS, PL,
                            SINGLE_OF, State)
+from sim.core.jit import kernel
 from sim.core.names import namespace
 from sim.core.play import decide, event, scored
 from sim.core.play import clear_features as zero_features  # Bus's own adds the bias feature
@@ -46,7 +46,7 @@ EV = namespace("EV", (
 """Trace event types (rendered by sim/bus/replay.py); the comments list each event's arguments."""
 
 
-@njit(cache=True)
+@kernel
 def clear_features(s: State, n_opt: int, decision: int) -> None:
     """Zero the features ``decision`` fills for the first ``n_opt`` options and set their bias feature."""
     zero_features(s, decision, n_opt)
@@ -55,7 +55,7 @@ def clear_features(s: State, n_opt: int, decision: int) -> None:
         features[F.bias, i] = 1.0
 
 
-@njit(cache=True)
+@kernel
 def opponents_at(s: State, p: int, x: int) -> int:
     """Number of other players whose line touches intersection x (BUS-AMB-28)."""
     own = s.own
@@ -66,20 +66,20 @@ def opponents_at(s: State, p: int, x: int) -> int:
     return c
 
 
-@njit(cache=True)
+@kernel
 def score_of(s: State, p: int) -> int:
     """Points minus gems (BUS-SCORE-2) plus the seat's starting points (BUS-SEAT-1, 0 in the rulebook)."""
     return s.pl[p, PL.points] - s.pl[p, PL.gems] + seat_bonus(s.rules, R.seat2_points, p)
 
 
-@njit(cache=True)
+@kernel
 def rank_score(s: State, p: int) -> int:
     """The first ranking key in half points: twice the score, plus 1 when the seat wins exact ties on it (BUS-SEAT-2,
     0 in the rulebook), so such a seat beats an equal score before gems and ties only another such seat."""
     return 2 * score_of(s, p) + seat_bonus(s.rules, R.seat2_wins_ties, p)
 
 
-@njit(cache=True)
+@kernel
 def lead_of(s: State, p: int) -> int:
     """My score minus the best opponent score."""
     best = -(1 << 30)
@@ -89,7 +89,7 @@ def lead_of(s: State, p: int) -> int:
     return score_of(s, p) - best
 
 
-@njit(cache=True)
+@kernel
 def line_want_room(s: State, p: int, t: int) -> tuple:
     """Σ want and Σ room over p's line if settling under type t now (BUS-VROOM-2)."""
     own = s.own  # locals: the loop runs over every intersection
@@ -106,7 +106,7 @@ def line_want_room(s: State, p: int, t: int) -> tuple:
     return w, r
 
 
-@njit(cache=True)
+@kernel
 def delivery_count(s: State, p: int) -> int:
     """BUS-VROOM-6: d = min(buses, Σ want, Σ room) over p's line, using the settled want/room arrays."""
     own = s.own
@@ -121,7 +121,7 @@ def delivery_count(s: State, p: int) -> int:
     return min(s.pl[p, PL.buses], w, r)
 
 
-@njit(cache=True)
+@kernel
 def settle(s: State, t: int) -> None:
     """BUS-VROOM-2 / BUS-AMB-13: one passenger per T-building is satisfied; the rest want to travel."""
     for x in range(s.pax.shape[0]):
@@ -131,7 +131,7 @@ def settle(s: State, t: int) -> None:
         s.room[x] = c - sat
 
 
-@njit(cache=True)
+@kernel
 def open_zone(s: State) -> int:
     """BUS-BLD-3: the lowest zone (A=0 .. D=3) with an empty space, -1 when the city is full."""
     for z in range(4):
@@ -140,13 +140,13 @@ def open_zone(s: State) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def next_type(s: State) -> int:
     """The type the hand shows after time runs this round (BUS-CLOCK-4, BUS-AMB-10/11)."""
     return (s.g[GS.clock] + 1) % 3
 
 
-@njit(cache=True)
+@kernel
 def reset_game(b: Board, s: State) -> None:
     """BUS-SETUP-1..6: colours, discs at 0, gems on the clock, hand on House, central passengers, seat 0 starts."""
     n = s.meta[M.n_players]
@@ -210,7 +210,7 @@ def reset_game(b: Board, s: State) -> None:
 # ----------------------------------------------------------------------------------------------- buildings
 
 
-@njit(cache=True)
+@kernel
 def fill_building_features(s: State, p: int, n_opt: int) -> None:
     """Features of (space, type) options in s.options[:, 0:2]; the expected target is the clock's next type."""
     clear_features(s, n_opt, D.building)
@@ -232,7 +232,7 @@ def fill_building_features(s: State, p: int, n_opt: int) -> None:
         features[F.bld_mine_only, i] = 1.0 if mine and opp == 0 else 0.0
 
 
-@njit(cache=True)
+@kernel
 def put_building(b: Board, s: State, space: int, t: int) -> None:
     """Place a building of type t on an empty space; track zone fill and BUS-BLD-4 / BUS-END-3 arming."""
     x = b.sp_inter[space]
@@ -250,7 +250,7 @@ def put_building(b: Board, s: State, space: int, t: int) -> None:
         s.g[GS.city_full] = 1
 
 
-@njit(cache=True)
+@kernel
 def build_one(b: Board, s: State, p: int, setup: bool) -> bool:
     """One building by p: setup -> any empty zone-A space (BUS-SETUP-7), else the open zone (BUS-BLD-2/3)."""
     z = 0 if setup else open_zone(s)
@@ -287,7 +287,7 @@ def build_one(b: Board, s: State, p: int, setup: bool) -> bool:
 # ----------------------------------------------------------------------------------------------- lines
 
 
-@njit(cache=True)
+@kernel
 def nearest_target(b: Board, s: State, p: int, v: int) -> int:
     """Hops from v to the nearest intersection with passengers that p's line does not touch (0 if none)."""
     pax = s.pax  # locals: the loop runs over every intersection
@@ -300,7 +300,7 @@ def nearest_target(b: Board, s: State, p: int, v: int) -> int:
     return best if best < (1 << 20) else 0
 
 
-@njit(cache=True)
+@kernel
 def free_streets_at(b: Board, s: State, x: int, skip: int) -> int:
     """Streets at x other than ``skip`` that hold no stick."""
     inc_s = b.inc_s
@@ -313,7 +313,7 @@ def free_streets_at(b: Board, s: State, x: int, skip: int) -> int:
     return c
 
 
-@njit(cache=True)
+@kernel
 def fill_stick_features(b: Board, s: State, p: int, n_opt: int) -> None:
     """Features of (end, street) options: what the new end reaches, how free the street and its future are."""
     clear_features(s, n_opt, D.expand_stick)
@@ -348,7 +348,7 @@ def fill_stick_features(b: Board, s: State, p: int, n_opt: int) -> None:
             features[F.st_loop, i] = 1.0
 
 
-@njit(cache=True)
+@kernel
 def expand_one(b: Board, s: State, p: int) -> bool:
     """One stick from one end (BUS-EXP-4/5): False when no legal (end, street) exists or no stick is left."""
     n = legal_sticks(b, s, p, s.options)
@@ -377,7 +377,7 @@ def expand_one(b: Board, s: State, p: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def setup_first_stick(b: Board, s: State, p: int) -> None:
     """BUS-SETUP-8: any street, shared or not."""
     n_st = b.st_a.shape[0]
@@ -403,7 +403,7 @@ def setup_first_stick(b: Board, s: State, p: int) -> None:
     event(s, p, EV.setup_stick, st, b.st_a[st], b.st_b[st])
 
 
-@njit(cache=True)
+@kernel
 def setup(b: Board, s: State) -> None:
     """BUS-SETUP-7..11: buildings in turn order, first sticks in turn order, second sticks in reverse order."""
     n = s.meta[M.n_players]
@@ -420,7 +420,7 @@ def setup(b: Board, s: State) -> None:
 # ----------------------------------------------------------------------------------------------- planning
 
 
-@njit(cache=True)
+@kernel
 def action_open(s: State, a: int) -> bool:
     """BUS-PLAN-6/7: a single slot is free, or a multi-slot action has a free letter (BUS-AMB-1)."""
     m = MULTI_OF[a]
@@ -429,7 +429,7 @@ def action_open(s: State, a: int) -> bool:
     return s.single[SINGLE_OF[a]] < 0
 
 
-@njit(cache=True)
+@kernel
 def my_slots(s: State, m: int, p: int) -> int:
     c = 0
     for k in range(s.nslot[m]):
@@ -438,7 +438,7 @@ def my_slots(s: State, m: int, p: int) -> int:
     return c
 
 
-@njit(cache=True)
+@kernel
 def would_win_alone(s: State, p: int, extra_gems: int) -> bool:
     """p ranks strictly first if the game ended now with ``extra_gems`` more gems for p (BUS-SCORE-2/3, BUS-SEAT-2)."""
     sp = rank_score(s, p) - 2 * extra_gems
@@ -458,7 +458,7 @@ def would_win_alone(s: State, p: int, extra_gems: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def fill_plan_features(b: Board, s: State, p: int, n_opt: int) -> None:
     """Facts about each planning option (s.options[i, 0] = action, -1 = pass) for the current position."""
     clear_features(s, n_opt, D.plan_action)
@@ -529,7 +529,7 @@ def fill_plan_features(b: Board, s: State, p: int, n_opt: int) -> None:
             f[F.start_gain, i] = 1.0 if (s.g[GS.start] + 1) % n != p else 0.0
 
 
-@njit(cache=True)
+@kernel
 def place_cube(s: State, p: int, a: int) -> int:
     """BUS-PLAN-6/7/8: take the next letter (or the single slot); return the slot index."""
     m = MULTI_OF[a]
@@ -549,7 +549,7 @@ def place_cube(s: State, p: int, a: int) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def planning(b: Board, s: State) -> None:
     """BUS-PLAN-1..10: clockwise from the starting player, one cube or pass per turn until all passed."""
     n = s.meta[M.n_players]
@@ -605,12 +605,12 @@ def planning(b: Board, s: State) -> None:
 # ----------------------------------------------------------------------------------------------- resolution
 
 
-@njit(cache=True)
+@kernel
 def waste(s: State, p: int) -> None:
     s.pl[p, PL.wasted] += 1
 
 
-@njit(cache=True)
+@kernel
 def resolve_expansion(b: Board, s: State) -> None:
     """Action 1 (BUS-EXP-3..5, BUS-RES-2): last letter first, `a` last; M before this round's bus (BUS-AMB-24)."""
     n = s.meta[M.n_players]
@@ -629,7 +629,7 @@ def resolve_expansion(b: Board, s: State) -> None:
             waste(s, p)
 
 
-@njit(cache=True)
+@kernel
 def resolve_bus(s: State) -> None:
     """Action 2 (BUS-BUY-1..3): +1 bus; M rises at once (BUS-RES-4)."""
     p = s.single[SINGLE_OF[A_BUS]]
@@ -643,7 +643,7 @@ def resolve_bus(s: State) -> None:
     event(s, p, EV.bus, s.pl[p, PL.buses], s.g[GS.m])
 
 
-@njit(cache=True)
+@kernel
 def resolve_passengers(b: Board, s: State) -> None:
     """Action 3 (BUS-PAX-1..4): `a` first, M - k passengers each onto a station of the player's choice."""
     n_st = b.stations.shape[0]
@@ -675,7 +675,7 @@ def resolve_passengers(b: Board, s: State) -> None:
             waste(s, p)
 
 
-@njit(cache=True)
+@kernel
 def resolve_buildings(b: Board, s: State) -> bool:
     """Action 4 (BUS-BLD-1..4): last letter first; zone order checked before each building.
 
@@ -699,7 +699,7 @@ def resolve_buildings(b: Board, s: State) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def resolve_clock(s: State) -> bool:
     """Action 5 (BUS-CLOCK-1..5): optional stop (take a gem, hand stays), else the hand advances.
 
@@ -744,7 +744,7 @@ def resolve_clock(s: State) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def deliver_one(b: Board, s: State, p: int) -> None:
     """BUS-VROOM-5: p picks a wanting passenger on its line and an empty target building on its line."""
     n_i = s.pax.shape[0]
@@ -791,7 +791,7 @@ def deliver_one(b: Board, s: State, p: int) -> None:
     event(s, p, EV.deliver, x, y, s.pl[p, PL.points])
 
 
-@njit(cache=True)
+@kernel
 def resolve_vroom(b: Board, s: State) -> None:
     """Action 6 (BUS-VROOM-1..9): settle under T once, then `a` first, each slot delivers exactly d."""
     t = s.g[GS.clock]
@@ -815,7 +815,7 @@ def resolve_vroom(b: Board, s: State) -> None:
                 raise AssertionError("BUS-INV-6: more settled passengers than target buildings")
 
 
-@njit(cache=True)
+@kernel
 def resolve_start(s: State) -> None:
     """Action 7 (BUS-START-1..3): the slot's owner starts next round, else the bus passes clockwise."""
     p = s.single[SINGLE_OF[A_START]]
@@ -827,7 +827,7 @@ def resolve_start(s: State) -> None:
         event(s, -1, EV.start, s.g[GS.start], 0)
 
 
-@njit(cache=True)
+@kernel
 def lose_remaining(s: State) -> None:
     """BUS-END-1: cubes on Vrroomm! and Starting player of the collapsing round never resolve (counted wasted)."""
     for k in range(s.nslot[3]):
@@ -836,7 +836,7 @@ def lose_remaining(s: State) -> None:
         waste(s, s.single[SINGLE_OF[A_START]])
 
 
-@njit(cache=True)
+@kernel
 def play_round(s: State, b: Board) -> int:
     """Hook: one round (BUS-ROUND-1): planning, resolution 1..7 (BUS-RES-1), cleanup; the end reason when the
     game ended (BUS-END-*), else GOES_ON. The core's round driver has numbered the round (BUS-CLEAN-2)."""
@@ -878,7 +878,7 @@ def play_round(s: State, b: Board) -> int:
     return s.g[GS.end_reason] if out or full else GOES_ON
 
 
-@njit(cache=True)
+@kernel
 def check_invariants(s: State, b: Board) -> None:
     """BUS-INV-1..5 after a round; ``s.prev`` holds (board passengers, M, empty spaces) of the round before."""
     prev = s.prev
@@ -922,7 +922,7 @@ def check_invariants(s: State, b: Board) -> None:
     prev[2] = s.g[GS.empty]
 
 
-@njit(cache=True)
+@kernel
 def final_scoring(s: State) -> None:
     """BUS-SCORE-2..4: points - gems, then more gems, then lowest disc (earliest final points), else shared; a seat
     that wins ties (BUS-SEAT-2) beats an equal score first (tie-break code 4 when that alone decided first place)."""
@@ -965,7 +965,7 @@ def final_scoring(s: State) -> None:
         event(s, p, EV.score, s.pl[p, PL.points], s.pl[p, PL.gems], score_of(s, p), s.rank[p])
 
 
-@njit(cache=True)
+@kernel
 def setup_game(s: State, b: Board) -> None:
     """Hook: a new game up to the first round (the core has seeded the generator and seated the strategies)."""
     reset_game(b, s)
@@ -974,7 +974,7 @@ def setup_game(s: State, b: Board) -> None:
     s.prev[2] = s.g[GS.empty]
 
 
-@njit(cache=True)
+@kernel
 def game_over(s: State, b: Board, reason: int) -> None:
     """Hook, at the end: final scoring (the ranking keys) and the records (the core's round driver ends the game)."""
     s.g[GS.ended] = 1
@@ -983,7 +983,7 @@ def game_over(s: State, b: Board, reason: int) -> None:
     record_game(b, s)
 
 
-@njit(cache=True)
+@kernel
 def record_game(b: Board, s: State) -> None:
     """Bus's own record columns of a finished game, and each seat's score (the core adds the standard ones)."""
     gout = s.games

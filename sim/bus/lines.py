@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.bus.data import Board
 from sim.bus.state import State
 from sim.bus.rules import R
 from sim.bus.state import PL
+from sim.core.jit import kernel
 from sim.core.state import M
 
 KIND_FREE = 0  # BUS-EXP-8: a street with no stick
@@ -16,13 +16,13 @@ KIND_EXC1 = 1  # BUS-EXP-9: exception 1, no free street at this end
 KIND_EXC2 = 2  # BUS-EXP-10: exception 2, every occupant has an end here
 
 
-@njit(cache=True)
+@kernel
 def other_end(b: Board, street: int, x: int) -> int:
     """The intersection across ``street`` from ``x``."""
     return b.st_b[street] if b.st_a[street] == x else b.st_a[street]
 
 
-@njit(cache=True)
+@kernel
 def has_free_street(b: Board, s: State, x: int) -> bool:
     """F(X) is not empty: some street at x holds no stick of anyone (BUS-EXP-8)."""
     for j in range(b.deg[x]):
@@ -31,7 +31,7 @@ def has_free_street(b: Board, s: State, x: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def occupants_end_here(s: State, street: int, x: int) -> bool:
     """BUS-EXP-10 / BUS-AMB-6: every player on ``street`` has an end at x (strict: that end's last stick is it)."""
     m = s.occ[street]
@@ -47,7 +47,7 @@ def occupants_end_here(s: State, street: int, x: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def legal_sticks(b: Board, s: State, p: int, opt: np.ndarray) -> int:
     """Fill ``opt[i] = (end, street, kind)`` with every legal next stick of player p; return the count.
 
@@ -88,7 +88,7 @@ def legal_sticks(b: Board, s: State, p: int, opt: np.ndarray) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def stick_is_legal(b: Board, s: State, p: int, e: int, street: int) -> bool:
     """Independent per-move check of BUS-EXP-6..10 (used by checked mode, BUS-INV-8, and tests)."""
     if s.pl[p, PL.sticks] <= 0:
@@ -109,7 +109,7 @@ def stick_is_legal(b: Board, s: State, p: int, e: int, street: int) -> bool:
     return occupants_end_here(s, street, x)  # BUS-EXP-10
 
 
-@njit(cache=True)
+@kernel
 def lay_first_stick(b: Board, s: State, p: int, street: int) -> None:
     """BUS-SETUP-8: the line becomes this street; its ends are the street's two intersections."""
     a = b.st_a[street]
@@ -124,7 +124,7 @@ def lay_first_stick(b: Board, s: State, p: int, street: int) -> None:
     s.pl[p, PL.es0 + 1] = street
 
 
-@njit(cache=True)
+@kernel
 def place_stick(b: Board, s: State, p: int, e: int, street: int) -> int:
     """Lay one stick from end e (BUS-EXP-12/13); return the new end. Closing a loop keeps the end at Y.
 
@@ -149,7 +149,7 @@ def place_stick(b: Board, s: State, p: int, e: int, street: int) -> int:
     return y
 
 
-@njit(cache=True)
+@kernel
 def line_is_trail(b: Board, s: State, p: int) -> bool:
     """BUS-INV-3 by Euler: own streets connected, odd-degree intersections exactly the two ends (none if equal)."""
     e0 = s.pl[p, PL.e0]

@@ -8,30 +8,30 @@ sim.circus_train.advanced). Perform and Hire are never both in one action.
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train.data import BASIC, FAST, HOLD, OVERNIGHT_HIRE, OVERNIGHT_TRANSIT, RAPID, WAGE_TRANSIT, Data
 from sim.circus_train.hire import can_hire
 from sim.circus_train.perform import can_perform
 from sim.circus_train.rules import R
 from sim.circus_train.state import PL
+from sim.core.jit import kernel
 
 PERFORM, HIRE, NOTHING, MOVE, PARADE, SPECIAL_HIRE, WAGES = range(7)  # st.options[i, 0] of action_options
 
 
-@njit(cache=True)
+@kernel
 def moves_first(card: int) -> bool:
     """Cards whose optional movement comes before the rest of the action (CT-CARD-2/3/4/7/8)."""
     return card == FAST or card == RAPID or card == OVERNIGHT_TRANSIT or card == OVERNIGHT_HIRE or card == WAGE_TRANSIT
 
 
-@njit(cache=True)
+@kernel
 def parade_allowed(st, rules, p: int) -> bool:
     """A Parade needs the advanced game and $10 (CT-ADV-PARADE-1)."""
     return rules[R.advanced] != 0 and st.pl[p, PL.money] >= rules[R.parade_cost]
 
 
-@njit(cache=True)
+@kernel
 def action_is_legal(st, d: Data, rules, p: int, card: int, kind: int) -> bool:
     """Is ``kind`` a legal next action for ``card`` (after its movement, for the cards that move first)?"""
     if kind == PERFORM or kind == HIRE:
@@ -51,7 +51,7 @@ def action_is_legal(st, d: Data, rules, p: int, card: int, kind: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def action_options(st, d: Data, rules, p: int, card: int) -> int:
     """Fill ``st.options[i, 0]`` with the legal next actions of ``card`` (H5); return the count (0: the card's action is
     complete, as after Fast or Rapid Transit's move, or Rest)."""

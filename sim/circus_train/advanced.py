@@ -4,7 +4,6 @@ CT-ADV-PARADE-1)."""
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train.calendar import late_season
 from sim.circus_train.cards import card_is_playable, play_card
@@ -13,13 +12,14 @@ from sim.circus_train.movement import owns_character
 from sim.circus_train.points import change_rep, gain_vp, lose_vp
 from sim.circus_train.rules import R
 from sim.circus_train.state import GS, LOC_CHAR_RESERVE, PL
+from sim.core.jit import kernel
 from sim.core.state import M
 
 PLAY, REPLAY, POCKET, EDDIE_REPLAY = 0, 1, 2, 3  # st.options[i, 0] of turn_options; st.options[i, 1] = card or k
 REST_CLOWN, REST_ACROBAT, REST_REPUTATION = 0, 1, 2  # rest_options
 
 
-@njit(cache=True)
+@kernel
 def _replayable(st, rules, p: int, card: int) -> bool:
     """A discarded card that could be carried out now (Rest never in week 1, CT-AMB-20)."""
     if st.disc[p, card] <= 0:
@@ -27,7 +27,7 @@ def _replayable(st, rules, p: int, card: int) -> bool:
     return not (card == REST and st.g[GS.week] == 0 and not rules[R.rest_week_1])
 
 
-@njit(cache=True)
+@kernel
 def replay_affordable(st, d: Data, rules, p: int) -> bool:
     """The replay cost can be paid (CT-ADV-REPLAY-1, CT-AMB-18, CT-SOLO-7): April-July 2 reputation steps without
     going below the bottom box; August-September 4 VP at any score; solitaire $20 and 2 steps in every month."""
@@ -37,7 +37,7 @@ def replay_affordable(st, d: Data, rules, p: int) -> bool:
     return True if late_season(st, d) else steps_ok
 
 
-@njit(cache=True)
+@kernel
 def pocket_allowed(st, d: Data, rules, p: int, k: int) -> bool:
     """Pocket k x $5 for k reputation steps: April-July, never in solitaire, 1 <= k <= the steps above the bottom
     box (CT-ADV-POCKET-1, CT-AMB-19)."""
@@ -45,7 +45,7 @@ def pocket_allowed(st, d: Data, rules, p: int, k: int) -> bool:
             and 1 <= k <= st.pl[p, PL.rep])
 
 
-@njit(cache=True)
+@kernel
 def turn_option_is_legal(st, d: Data, rules, p: int, kind: int, arg: int) -> bool:
     """Independent check of a turn option (H3)."""
     if kind == PLAY:
@@ -60,7 +60,7 @@ def turn_option_is_legal(st, d: Data, rules, p: int, kind: int, arg: int) -> boo
     return False
 
 
-@njit(cache=True)
+@kernel
 def turn_options(st, d: Data, rules, p: int) -> int:
     """Fill ``st.options[i] = (kind, card or k)`` with p's turn options (H3): a card from hand; advanced: a replay from
     the discard pile or pocketing k x $5; with Engineer Eddie, a free replay. Return the count."""
@@ -79,7 +79,7 @@ def turn_options(st, d: Data, rules, p: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def apply_turn_option(st, d: Data, rules, p: int, kind: int, arg: int) -> int:
     """Take a turn option; return the card whose action follows (-1 after pocketing). A replayed card stays in the
     discard pile and the hand is unchanged; Eddie goes to the special-character reserve after his free replay."""
@@ -105,7 +105,7 @@ def apply_turn_option(st, d: Data, rules, p: int, kind: int, arg: int) -> int:
     return arg
 
 
-@njit(cache=True)
+@kernel
 def rest_options(st, d: Data, rules, p: int) -> int:
     """Fill ``st.options[i, 0]`` with the Rest-in-Canada rewards (H12): a free clown or acrobat from the reserve, or +1
     reputation step; none outside Canada or in the basic game (CT-ADV-REST-1)."""
@@ -122,7 +122,7 @@ def rest_options(st, d: Data, rules, p: int) -> int:
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def rest_apply(st, d: Data, p: int, reward: int) -> None:
     """Take a Rest-in-Canada reward (CT-ADV-REST-1)."""
     if reward == REST_REPUTATION:
@@ -133,7 +133,7 @@ def rest_apply(st, d: Data, p: int, reward: int) -> None:
     st.own[p, t] += 1
 
 
-@njit(cache=True)
+@kernel
 def parade(st, d: Data, rules, p: int, reputation: bool) -> None:
     """A Parade with a Basic Transit card: pay $10, then +1 reputation step or +2 VP (CT-ADV-PARADE-1; solitaire:
     the VP as money, CT-SOLO-5)."""

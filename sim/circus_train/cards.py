@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train.data import N_CARDS, OVERNIGHT_HIRE, REST, WAGE_TRANSIT, Data
 from sim.circus_train.rules import R
 from sim.circus_train.state import GS, PL
+from sim.core.jit import kernel
 from sim.core.state import M
 
 
-@njit(cache=True)
+@kernel
 def deck_copies(d: Data, rules, n_players: int, card: int) -> int:
     """Copies of ``card`` in each player's deck (CT-SETUP-4): Rest only in the advanced game (CT-CARD-9), cards
     whose train symbol needs more players removed (Overnight Hire below 3, CT-COMP-9), Wage & Transit removed in
@@ -24,7 +24,7 @@ def deck_copies(d: Data, rules, n_players: int, card: int) -> int:
     return d.card_copies[card]
 
 
-@njit(cache=True)
+@kernel
 def deal_decks(st, d: Data, rules) -> None:
     """Every player's whole deck is the starting hand; the discard piles are empty (CT-SETUP-4)."""
     n = st.meta[M.n_players]
@@ -35,7 +35,7 @@ def deal_decks(st, d: Data, rules) -> None:
         st.pl[p, PL.refill_week] = -1
 
 
-@njit(cache=True)
+@kernel
 def hand_size(st, p: int) -> int:
     """Cards in p's hand."""
     k = 0
@@ -44,7 +44,7 @@ def hand_size(st, p: int) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def _take_back_discards(st, p: int) -> None:
     """The discard pile becomes the new hand (CT-CARD-1)."""
     for c in range(N_CARDS):
@@ -53,7 +53,7 @@ def _take_back_discards(st, p: int) -> None:
     st.pl[p, PL.refill_week] = st.g[GS.week]
 
 
-@njit(cache=True)
+@kernel
 def card_is_playable(st, rules, p: int, card: int) -> bool:
     """Legality of playing ``card`` from hand: held, and Rest never in week 1 (CT-ADV-REST-1, CT-AMB-20)."""
     if st.hand[p, card] <= 0:
@@ -63,7 +63,7 @@ def card_is_playable(st, rules, p: int, card: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def card_options(st, rules, p: int) -> int:
     """Fill ``st.options[i, 0]`` with each distinct playable card in hand (H3); return the count."""
     n = 0
@@ -74,7 +74,7 @@ def card_options(st, rules, p: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def play_card(st, p: int, card: int) -> None:
     """Move ``card`` from hand to discard; an emptied hand takes the whole discard pile back at once (CT-CARD-1)."""
     st.hand[p, card] -= 1
@@ -83,7 +83,7 @@ def play_card(st, p: int, card: int) -> None:
         _take_back_discards(st, p)
 
 
-@njit(cache=True)
+@kernel
 def discard_overnight_hire(st, p: int) -> bool:
     """A robbed victim discards Overnight Hire from hand (CT-STEAL-2); an emptied hand is refilled at once
     (CT-AMB-23). Returns whether a card was discarded."""

@@ -4,7 +4,6 @@ in wages; drawing them in roustabout."""
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train.calendar import season_of
 from sim.circus_train.data import ACROBAT, CLOWN, RONALD, Data
@@ -12,10 +11,11 @@ from sim.circus_train.movement import owns_character
 from sim.circus_train.points import success_max
 from sim.circus_train.rules import R
 from sim.circus_train.state import LOC_PLAYER, PL
+from sim.core.jit import kernel
 from sim.core.rng import randint
 
 
-@njit(cache=True)
+@kernel
 def can_recruit(st, d: Data, rules, p: int, moved: bool) -> bool:
     """A character stands on the city where p's movement of at least one step ended (CT-OPT-CHAR-4, CT-AMB-4);
     green characters only in April-May (CT-OPT-CHAR-12), yellow ones only in June-July with
@@ -31,7 +31,7 @@ def can_recruit(st, d: Data, rules, p: int, moved: bool) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def recruit(st, d: Data, rules, p: int) -> int:
     """One recruiting roll: 1-4 (advanced: the reputation box) and the character joins p (CT-OPT-CHAR-4).
     Returns the die."""
@@ -45,7 +45,7 @@ def recruit(st, d: Data, rules, p: int) -> int:
     return die
 
 
-@njit(cache=True)
+@kernel
 def ronald_options(st, d: Data, rules, p: int) -> int:
     """Fill ``st.options[i, 0]`` with Ringmaster Ronald's choices for a performance (H13): -1 (not used), and clowns or
     acrobats if p owns at least one (CT-OPT-CHAR-7). Return the count."""

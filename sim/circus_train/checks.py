@@ -11,7 +11,6 @@ game) maximal (CT-FIRE-1, CT-AMB-7).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.circus_train import actions as A
 from sim.circus_train import advanced as ADV
@@ -24,11 +23,12 @@ from sim.circus_train.rules import Rules
 from sim.circus_train.scoring import catch_up_is_legal, catch_up_options
 from sim.circus_train.state import GS, PL
 from sim.core import play as protocol
+from sim.core.jit import kernel
 from sim.core.rng import randint
 from sim.core.state import M
 
 
-@njit(cache=True)
+@kernel
 def listed(st, n_opt: int, a: int, b: int, width: int) -> bool:
     """(a, b) (or a alone when width is 1) is among the first n_opt option rows."""
     for i in range(n_opt):
@@ -37,7 +37,7 @@ def listed(st, n_opt: int, a: int, b: int, width: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def check_moves(st, d, rules, p: int) -> int:
     start = st.pl[p, PL.city]
     checked = 0
@@ -52,7 +52,7 @@ def check_moves(st, d, rules, p: int) -> int:
     return checked
 
 
-@njit(cache=True)
+@kernel
 def check_turn_and_actions(st, d, rules, p: int) -> int:
     checked = 0
     n_opt = ADV.turn_options(st, d, rules, p)
@@ -69,7 +69,7 @@ def check_turn_and_actions(st, d, rules, p: int) -> int:
     return checked
 
 
-@njit(cache=True)
+@kernel
 def check_hire(st, d, rules, p: int) -> int:
     """Walk one random hire action, comparing the listed steps with the predicate at every step."""
     checked = 0
@@ -90,7 +90,7 @@ def check_hire(st, d, rules, p: int) -> int:
     return checked
 
 
-@njit(cache=True)
+@kernel
 def check_steals(st, d, rules, p: int) -> int:
     checked = 0
     for q in range(st.meta[M.n_players]):
@@ -113,7 +113,7 @@ def check_steals(st, d, rules, p: int) -> int:
     return checked
 
 
-@njit(cache=True)
+@kernel
 def check_wages(st, d, rules, p: int) -> int:
     """A random walk through the kept-set choice ends in a legal kept set (the payment is made: run it last)."""
     if W.wage_begin(st, d, rules, p, 1) != W.CHOOSE:
@@ -129,7 +129,7 @@ def check_wages(st, d, rules, p: int) -> int:
     raise AssertionError("circus_train: the kept-set choice does not end")
 
 
-@njit(cache=True)
+@kernel
 def check_position(st, d) -> int:
     rules = st.rules
     n = st.meta[M.n_players]

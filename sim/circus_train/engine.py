@@ -12,7 +12,6 @@ round (``first_seat``).
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train import actions as A
 from sim.circus_train import advanced as ADV
@@ -41,6 +40,7 @@ from sim.circus_train.scoring import (catch_up_options, catch_up_thief, most_tal
 from sim.circus_train.setup import (place_train, setup_board, setup_supply, start_city_options, start_talent_options,
                                     take_start_talent)
 from sim.circus_train.state import GS, LAYOUT, PL, ST
+from sim.core.jit import kernel
 from sim.core.names import namespace
 from sim.core.play import checking, clear_features, decide, event, scored
 from sim.core.state import M
@@ -84,7 +84,7 @@ MONEY_ONLY = CHOICES["solo_scoring"].index("money_only")
 
 
 # ------------------------------------------------------------------------------------------------ features
-@njit(cache=True)
+@kernel
 def asked(st, d: Data, t: int) -> int:
     """Requests on the board that ask for talent type t (CT-PERF-2)."""
     k = 0
@@ -97,7 +97,7 @@ def asked(st, d: Data, t: int) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def rival_counters(st, p: int, c: int) -> int:
     """Talent counters of the other circuses whose trains stand on city c (what Overnight Hire may steal)."""
     k = 0
@@ -108,7 +108,7 @@ def rival_counters(st, p: int, c: int) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def fill_reach(st, d: Data, rules, p: int) -> None:
     """st.reach[c] = the performance level p would score at city c's request (0 where p may not perform)."""
     for c in range(st.reach.shape[0]):
@@ -119,7 +119,7 @@ def fill_reach(st, d: Data, rules, p: int) -> None:
         st.reach[c] = level
 
 
-@njit(cache=True)
+@kernel
 def best_within(st, d: Data, p: int, hi: int, what: int) -> int:
     """The most of ``what`` (0 performance level, 1 talent, 2 rival counters) over the cities within hi steps."""
     here = st.pl[p, PL.city]
@@ -137,7 +137,7 @@ def best_within(st, d: Data, p: int, hi: int, what: int) -> int:
     return best
 
 
-@njit(cache=True)
+@kernel
 def fill_turn_features(st, d: Data, rules, p: int, n_opt: int) -> None:
     """Features of the turn options (H3): what each card can reach, costs, wages."""
     clear_features(st, D.turn_option, n_opt)
@@ -175,7 +175,7 @@ def fill_turn_features(st, d: Data, rules, p: int, n_opt: int) -> None:
             fe[F.to_rest, i] = 1.0
 
 
-@njit(cache=True)
+@kernel
 def fill_destination_features(st, d: Data, rules, p: int, n_opt: int) -> None:
     """Features of the movement outcomes (H4): request, talent, Points counter, rivals at each end city."""
     clear_features(st, D.destination, n_opt)
@@ -197,7 +197,7 @@ def fill_destination_features(st, d: Data, rules, p: int, n_opt: int) -> None:
         fe[F.ds_show_lost, i] = 1.0 if moved and st.pl[p, PL.show] >= 0 else 0.0
 
 
-@njit(cache=True)
+@kernel
 def fill_action_features(st, d: Data, rules, p: int, n_opt: int) -> None:
     """Features of the actions after the movement (H5)."""
     clear_features(st, D.action, n_opt)
@@ -224,7 +224,7 @@ def fill_action_features(st, d: Data, rules, p: int, n_opt: int) -> None:
             fe[F.ac_parade, i] = 1.0
 
 
-@njit(cache=True)
+@kernel
 def gains_majority(st, p: int, t: int) -> bool:
     """One more counter of type t makes p the sole owner of the most (CT-SCORE-MONTH-1)."""
     top = 0
@@ -234,7 +234,7 @@ def gains_majority(st, p: int, t: int) -> bool:
     return st.own[p, t] <= top < st.own[p, t] + 1
 
 
-@njit(cache=True)
+@kernel
 def fill_hire_features(st, d: Data, rules, p: int, n_opt: int) -> None:
     """Features of the hire steps (H6): odds, wage, requests, fame and majority of the counter's type."""
     clear_features(st, D.hire_step, n_opt)
@@ -270,7 +270,7 @@ def fill_hire_features(st, d: Data, rules, p: int, n_opt: int) -> None:
             fe[F.hs_animal_new, i] = 1.0 if d.is_animal[t] and st.own[p, t] == 0 else 0.0
 
 
-@njit(cache=True)
+@kernel
 def fill_special_features(st, d: Data, rules, p: int, n_opt: int) -> None:
     """Features of the Special Hire choices (H7)."""
     clear_features(st, D.special_hire, n_opt)
@@ -305,7 +305,7 @@ def fill_special_features(st, d: Data, rules, p: int, n_opt: int) -> None:
                 fe[F.sp_wage_short, i] = 1.0 if money - price < bill else 0.0
 
 
-@njit(cache=True)
+@kernel
 def owned(st, q: int) -> int:
     """Talent counters in q's circus."""
     k = 0
@@ -314,7 +314,7 @@ def owned(st, q: int) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def fill_steal_features(st, d: Data, rules, p: int, n_opt: int) -> None:
     """Features of the steal target sets (H7)."""
     clear_features(st, D.steal_target, n_opt)
@@ -334,7 +334,7 @@ def fill_steal_features(st, d: Data, rules, p: int, n_opt: int) -> None:
                 fe[F.sl_famous, i] += 1.0
 
 
-@njit(cache=True)
+@kernel
 def fill_keep_features(st, d: Data, rules, p: int, mult: int, n_opt: int) -> None:
     """Features of the wage choices (H8): keep one more counter of a type, or stop."""
     clear_features(st, D.wage_keep, n_opt)
@@ -352,7 +352,7 @@ def fill_keep_features(st, d: Data, rules, p: int, mult: int, n_opt: int) -> Non
 
 
 # ------------------------------------------------------------------------------------------------ choices
-@njit(cache=True)
+@kernel
 def yes_no(st, p: int, decision: int, feature: int) -> bool:
     """A two-way choice: option 0 = no, option 1 = yes (the feature marks yes)."""
     st.options[0, 0] = 0
@@ -363,7 +363,7 @@ def yes_no(st, p: int, decision: int, feature: int) -> bool:
     return decide(st, p, decision, 2) == 1
 
 
-@njit(cache=True)
+@kernel
 def move(st, d: Data, rules, p: int, card: int) -> None:
     """The card's movement (CT-MOVE-*): pick an end city, arrive (Points counter), maybe recruit a character."""
     lo, hi = move_bounds(st, d, rules, p, card)
@@ -389,7 +389,7 @@ def move(st, d: Data, rules, p: int, card: int) -> None:
         event(st, p, EV.recruit, k, die, 1 if got else 0)
 
 
-@njit(cache=True)
+@kernel
 def do_perform(st, d: Data, rules, p: int) -> None:
     """Perform at the request on p's city (CT-PERF-*), with Ringmaster Ronald's choice if p owns him."""
     n_opt = ronald_options(st, d, rules, p)
@@ -413,7 +413,7 @@ def do_perform(st, d: Data, rules, p: int) -> None:
     event(st, p, EV.perform, k, level, gained, 1 if st.pl[p, PL.best] > best else 0, c)
 
 
-@njit(cache=True)
+@kernel
 def do_hire(st, d: Data, rules, p: int) -> None:
     """One hire action (CT-HIRE-*): declare, roll, buy after a failure, until the action is over."""
     H.hire_begin(st)
@@ -442,7 +442,7 @@ def do_hire(st, d: Data, rules, p: int) -> None:
             event(st, p, EV.sam, t)
 
 
-@njit(cache=True)
+@kernel
 def special_hire(st, d: Data, rules, p: int) -> None:
     """Special Hire (CT-SPH-1): hire, steal from a rival on the city, buy from the reserve, or decline
     (CT-AMB-42)."""
@@ -482,7 +482,7 @@ def special_hire(st, d: Data, rules, p: int) -> None:
         event(st, p, EV.reserve_buy, kind, arg, price)
 
 
-@njit(cache=True)
+@kernel
 def pay_wages(st, d: Data, rules, p: int, mult: int, begun: int, money: int) -> None:
     """Finish a wage payment begun with ``begun`` (W.PAID or W.CHOOSE) by a player who had ``money`` before it:
     choose the kept set, release the rest, and (basic game) place the fired talent on a city (CT-WAGE-*,
@@ -507,7 +507,7 @@ def pay_wages(st, d: Data, rules, p: int, mult: int, begun: int, money: int) -> 
     event(st, p, EV.wages, paid, released, mult)
 
 
-@njit(cache=True)
+@kernel
 def place_fired_talent(st, d: Data, rules, firer: int) -> None:
     """Fired talent goes to a city holding talent, placed by the player on the firer's right (CT-FIRE-2/3): the
     nearest city by default, or that player's strategy with ``fired_city_policy="policy"`` (CT-AMB-33)."""
@@ -532,14 +532,14 @@ def place_fired_talent(st, d: Data, rules, firer: int) -> None:
     event(st, chooser, EV.fired_city, city)
 
 
-@njit(cache=True)
+@kernel
 def wages(st, d: Data, rules, p: int) -> None:
     """Wage & Transit's payment (CT-WAGE-2)."""
     money = st.pl[p, PL.money]
     pay_wages(st, d, rules, p, 1, W.wage_begin(st, d, rules, p, 1), money)
 
 
-@njit(cache=True)
+@kernel
 def take_action(st, d: Data, rules, p: int, card: int) -> None:
     """What the card does after its movement (H5): perform, hire, Basic Transit's step, parade, Special Hire,
     wages."""
@@ -572,7 +572,7 @@ def take_action(st, d: Data, rules, p: int, card: int) -> None:
         wages(st, d, rules, p)
 
 
-@njit(cache=True)
+@kernel
 def rest(st, d: Data, rules, p: int) -> None:
     """Rest in Canada (CT-ADV-REST-1): a clown, an acrobat or a reputation step."""
     n_opt = ADV.rest_options(st, d, rules, p)
@@ -591,7 +591,7 @@ def rest(st, d: Data, rules, p: int) -> None:
     event(st, p, EV.rest, reward)
 
 
-@njit(cache=True)
+@kernel
 def sam_reputation(st, d: Data, p: int) -> None:
     """Advanced game, at the start of the owner's turn: use Smuggler Sam for +1 reputation step, or keep him
     (CT-OPT-CHAR-8: no timing condition; the hire action offers the same use mid-hire)."""
@@ -607,7 +607,7 @@ def sam_reputation(st, d: Data, p: int) -> None:
         event(st, p, EV.sam, -1)
 
 
-@njit(cache=True)
+@kernel
 def play_turn(st, d: Data, rules, p: int) -> None:
     """One player's turn (CT-TURN-1b): Smuggler Sam's reputation step if wanted, a turn option, the card's
     movement, Rest's reward, its action, then the shows and lone characters at the end of the turn (CT-TWO-3,
@@ -640,7 +640,7 @@ def play_turn(st, d: Data, rules, p: int) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ checks
-@njit(cache=True)
+@kernel
 def assert_invariants(st, d: Data, rules) -> None:
     """Checked mode: CT-STATE-3 items 1-5 after every turn and month end."""
     bad = broken_invariant(st, d, rules)
@@ -657,7 +657,7 @@ def assert_invariants(st, d: Data, rules) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ month end
-@njit(cache=True)
+@kernel
 def month_scoring(st, d: Data, rules, month: int) -> None:
     """Score the month (CT-SCORE-MONTH-*), splitting the VP into most talent and best performance (or April) for
     the records; in solitaire the most-talent VP are paid as money (CT-SOLO-5) and recorded as VP."""
@@ -678,7 +678,7 @@ def month_scoring(st, d: Data, rules, month: int) -> None:
         event(st, p, EV.month_vp, talent, best, st.pl[p, PL.vp])
 
 
-@njit(cache=True)
+@kernel
 def catch_up(st, d: Data, rules) -> None:
     """After a long month the sole last player may take one counter from a rival (CT-CATCHUP-1)."""
     thief = catch_up_thief(st, rules)
@@ -708,7 +708,7 @@ def catch_up(st, d: Data, rules) -> None:
     event(st, thief, EV.catch_up, q, item)
 
 
-@njit(cache=True)
+@kernel
 def reveal(st, d: Data, rules) -> None:
     """Reveal the month's Event card and carry out its choice, if any (CT-OPT-EVENT-2/3)."""
     e = reveal_event(st, d, rules)
@@ -733,7 +733,7 @@ def reveal(st, d: Data, rules) -> None:
     event(st, chooser, EV.event_card, e, chooser, t)
 
 
-@njit(cache=True)
+@kernel
 def month_end(st, d: Data, rules, month: int) -> None:
     """The end of a month (CT-MONTH-1): scoring, the first-player marker, the catch-up steal after a long month,
     the Event card, the change of season."""
@@ -755,13 +755,13 @@ def month_end(st, d: Data, rules, month: int) -> None:
         assert_invariants(st, d, rules)
 
 
-@njit(cache=True)
+@kernel
 def final_points(st, p: int) -> int:
     """What final scoring changes: VP, or money in solitaire (CT-SOLO-5/6)."""
     return st.pl[p, PL.money] if st.meta[M.n_players] == 1 else st.pl[p, PL.vp]
 
 
-@njit(cache=True)
+@kernel
 def game_end(st, d: Data, reason: int) -> None:
     """Hook, at the end of September: taxes (2 players, CT-SCORE-FINAL-1), the solitaire end wages (CT-SOLO-6),
     final scoring, the keys and the records (the core's turn driver then ends the game)."""
@@ -798,7 +798,7 @@ def game_end(st, d: Data, reason: int) -> None:
     record_game(st, d, rules)
 
 
-@njit(cache=True)
+@kernel
 def record_game(st, d: Data, rules) -> None:
     """Each seat's score (VP; money in solitaire; the Best Performance marker in the simple variant) and the game's
     own columns."""
@@ -847,7 +847,7 @@ def record_game(st, d: Data, rules) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ hooks
-@njit(cache=True)
+@kernel
 def setup_game(st, d: Data) -> None:
     """Hook: the basic setup (CT-SETUP-1..13) with the players' choices of starting talent and start city."""
     rules = st.rules
@@ -901,13 +901,13 @@ def setup_game(st, d: Data) -> None:
         assert_invariants(st, d, rules)
 
 
-@njit(cache=True)
+@kernel
 def first_seat(st, d: Data) -> int:
     """Hook: the first player opens the week (CT-TURN-1)."""
     return st.g[GS.first]
 
 
-@njit(cache=True)
+@kernel
 def week_start(st, d: Data) -> None:
     """Hook: the start-of-round safety net (CT-ROUST-4), then the week's quota check."""
     rules = st.rules
@@ -919,7 +919,7 @@ def week_start(st, d: Data) -> None:
     event(st, -1, EV.week, st.g[GS.week] + 1, st.g[GS.first], 1 if met else 0)
 
 
-@njit(cache=True)
+@kernel
 def turn(st, d: Data, p: int) -> int:
     """Hook: one player's turn (CT-TURN-1b), counting the weeks it ends in a dead end; the game goes on."""
     play_turn(st, d, st.rules, p)
@@ -928,7 +928,7 @@ def turn(st, d: Data, p: int) -> int:
     return GOES_ON
 
 
-@njit(cache=True)
+@kernel
 def week_end(st, d: Data) -> int:
     """Hook: the Roustabout phase (CT-ROUST-2), the calendar (CT-ROUST-3) and a month's end; END_SEPTEMBER once
     September is over."""

@@ -8,18 +8,18 @@ fewest; "VP to the most" and the two leader/thief effects skip on a tie, as thei
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train.data import (EV_GAIN_TALENT, EV_HIRE, EV_LEADER_LOSES, EV_LEVEL, EV_MONEY, EV_MONEY_FEWEST,
                                    EV_MOVE_CAP, EV_RAID, EV_VP_MOST, EV_WAGE, N_CHARS, N_TYPES, Data)
 from sim.circus_train.points import gain_vp
 from sim.circus_train.rules import R
 from sim.circus_train.state import GS, LOC_CHAR_RESERVE, PL
+from sim.core.jit import kernel
 from sim.core.rng import randint, shuffle
 from sim.core.state import M
 
 
-@njit(cache=True)
+@kernel
 def setup_events(st, d: Data, rules) -> None:
     """Shuffle the Event cards whose train symbol allows the player count and keep the first five face down
     (CT-OPT-EVENT-1); no deck without the optional rule."""
@@ -37,7 +37,7 @@ def setup_events(st, d: Data, rules) -> None:
     st.g[GS.event_n] = min(m, d.ev_deck_size[0])
 
 
-@njit(cache=True)
+@kernel
 def month_effect(st, d: Data, effect: int) -> int:
     """The Event card in force if it has ``effect``, else -1."""
     e = st.g[GS.event]
@@ -46,35 +46,35 @@ def month_effect(st, d: Data, effect: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def wage_delta(st, d: Data, t: int) -> int:
     """Wage change per counter of type t this month (stand-in 'wage_modifier')."""
     e = month_effect(st, d, EV_WAGE)
     return d.ev_value[e] if e >= 0 and d.ev_types[e, t] else 0
 
 
-@njit(cache=True)
+@kernel
 def level_delta(st, d: Data) -> int:
     """Performance level change this month (CT-PERF-5's event modifiers)."""
     e = month_effect(st, d, EV_LEVEL)
     return d.ev_value[e] if e >= 0 else 0
 
 
-@njit(cache=True)
+@kernel
 def money_delta(st, d: Data) -> int:
     """Change to a performance's colour money this month."""
     e = month_effect(st, d, EV_MONEY)
     return d.ev_value[e] if e >= 0 else 0
 
 
-@njit(cache=True)
+@kernel
 def hire_delta(st, d: Data) -> int:
     """Change to the highest succeeding hire roll this month."""
     e = month_effect(st, d, EV_HIRE)
     return d.ev_value[e] if e >= 0 else 0
 
 
-@njit(cache=True)
+@kernel
 def move_cap(st, d: Data, card: int, hi: int) -> int:
     """The movement allowance of ``card`` under a movement cap this month."""
     e = month_effect(st, d, EV_MOVE_CAP)
@@ -83,7 +83,7 @@ def move_cap(st, d: Data, card: int, hi: int) -> int:
     return hi
 
 
-@njit(cache=True)
+@kernel
 def _unique(st, key: int, highest: bool) -> int:
     """The one player with the highest (or lowest) value of pl[:, key], -1 on a tie."""
     who = 0
@@ -99,7 +99,7 @@ def _unique(st, key: int, highest: bool) -> int:
     return -1 if tie else who
 
 
-@njit(cache=True)
+@kernel
 def reveal_event(st, d: Data, rules) -> int:
     """Reveal the next Event card after the first-player marker passed (CT-OPT-EVENT-2): a month card comes into
     force, replacing the last one; an immediate card replaces it too and its effect without choices is applied now.
@@ -133,7 +133,7 @@ def reveal_event(st, d: Data, rules) -> int:
     return e
 
 
-@njit(cache=True)
+@kernel
 def event_chooser(st, d: Data, e: int) -> int:
     """Who chooses for an immediate card with a choice: the sole VP leader for 'leader loses talent', the sole
     fewest-VP player for 'raid'; -1 when nobody (a tie, no talent to take, or another effect)."""
@@ -150,7 +150,7 @@ def event_chooser(st, d: Data, e: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def event_options(st, d: Data, e: int, chooser: int) -> int:
     """Fill ``st.options[i, 0]`` with the counters the chooser may pick: their own for 'leader loses talent', the
     leader's for 'raid'; a talent type (0..6) or 7 + a Special Character, who counts as talent for Event cards
@@ -171,7 +171,7 @@ def event_options(st, d: Data, e: int, chooser: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def event_apply(st, d: Data, e: int, chooser: int, item: int) -> int:
     """Carry out the chosen counter (a type, or 7 + a character): the leader returns it to the reserve (a character
     to the special-character reserve), or the thief rolls and takes it from the leader on 1..success_max. Returns

@@ -3,13 +3,13 @@ CT-OPT-SIMPLE-2). Taxes' wage payment (step 1) is a wage payment like any other 
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train.data import CLOWN, N_TYPES, WAGE_TRANSIT, Data
 from sim.circus_train.points import gain_vp, lose_vp
 from sim.circus_train.rules import CHOICES, R
 from sim.circus_train.state import GS, PL
 from sim.circus_train.wages import PAID, pay_all_or_nothing_left, wage_begin
+from sim.core.jit import kernel
 from sim.core.state import M
 
 MONEY_ONLY = CHOICES["solo_scoring"].index("money_only")
@@ -19,7 +19,7 @@ MOST_CLOWNS, NO_CLOWNS, NO_ANIMALS, MOST_MONEY, MOST_PERFORMANCES, TOP_REPUTATIO
 FINAL_STEPS = 6
 
 
-@njit(cache=True)
+@kernel
 def taxed(st, p: int) -> bool:
     """2-player taxes apply to p: Wage & Transit in hand, where a hand refilled by the last card of week 27 counts
     as empty (CT-SCORE-FINAL-1)."""
@@ -28,7 +28,7 @@ def taxed(st, p: int) -> bool:
     return st.pl[p, PL.refill_week] != st.g[GS.week] - 1
 
 
-@njit(cache=True)
+@kernel
 def taxes_begin(st, d: Data, rules, p: int) -> int:
     """Taxes for a taxed player (CT-SCORE-FINAL-1): -3 VP, then double wages by the wage rule (PAID, or CHOOSE a
     kept set through sim.circus_train.wages, CT-AMB-14); with ``taxes_fire=False`` all the money goes if short."""
@@ -40,7 +40,7 @@ def taxes_begin(st, d: Data, rules, p: int) -> int:
     return PAID
 
 
-@njit(cache=True)
+@kernel
 def _award_most(st, rules, values) -> None:
     """+most_vp to a single player with the highest value, +most_shared_vp to each of several; nothing when the
     highest is 0 (CT-AMB-15)."""
@@ -59,7 +59,7 @@ def _award_most(st, rules, values) -> None:
             gain_vp(st, rules, p, rules[R.most_vp] if k == 1 else rules[R.most_shared_vp])
 
 
-@njit(cache=True)
+@kernel
 def money_eligible(st, d: Data, rules, p: int) -> bool:
     """Advanced most money needs reputation 'at least level 5' (CT-ADV-FINAL-2, CT-AMB-17): a box whose range
     reaches 5 by default, the 5th box or higher with ``most_money_level="box"``."""
@@ -70,7 +70,7 @@ def money_eligible(st, d: Data, rules, p: int) -> bool:
     return d.rep_success[st.pl[p, PL.rep]] >= d.rep_meta[1]
 
 
-@njit(cache=True)
+@kernel
 def final_step_applies(st, rules, step: int) -> bool:
     """The final-scoring step is part of this game: none in the simple variant (CT-OPT-SIMPLE-1) or with
     ``solo_scoring="money_only"``; solitaire skips the "most" awards and most money by default (CT-AMB-27); the
@@ -88,7 +88,7 @@ def final_step_applies(st, rules, step: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def final_step(st, d: Data, rules, step: int) -> None:
     """One step of final scoring (CT-SCORE-FINAL-2..6, CT-ADV-FINAL-1); each loss stops at 0 VP (CT-VP-1) and
     solitaire pays in money (CT-SOLO-5/6)."""
@@ -122,7 +122,7 @@ def final_step(st, d: Data, rules, step: int) -> None:
         _award_most(st, rules, v)
 
 
-@njit(cache=True)
+@kernel
 def final_scoring(st, d: Data, rules) -> None:
     """Steps 2-7 of final scoring in printed order, after the taxes' wage payment (CT-SCORE-FINAL-0..7): most
     clowns, no clowns, no animals, most money, most performances, advanced highest reputation."""
@@ -131,7 +131,7 @@ def final_scoring(st, d: Data, rules) -> None:
             final_step(st, d, rules, step)
 
 
-@njit(cache=True)
+@kernel
 def most_money(st, d: Data, rules) -> None:
     """Most money (CT-SCORE-FINAL-5, CT-ADV-FINAL-2, CT-AMB-39): the richest are found among all players and each
     eligible one is paid; by default an ineligible richest player blocks the award, the switch pays the richest
@@ -156,7 +156,7 @@ def most_money(st, d: Data, rules) -> None:
             gain_vp(st, rules, p, rules[R.most_vp] if k == 1 else rules[R.most_shared_vp])
 
 
-@njit(cache=True)
+@kernel
 def ranking_keys(st, rules, keys) -> None:
     """keys[p] = the winner order, compared left to right, higher first (CT-WIN-1): VP, Best Performance marker,
     money, PR counters; equal keys share the win (CT-AMB-16). Simple variant: the marker, then (CT-AMB-41) money and
@@ -178,7 +178,7 @@ def ranking_keys(st, rules, keys) -> None:
             keys[p, 3] = st.pl[p, PL.n_pr]
 
 
-@njit(cache=True)
+@kernel
 def solo_band(rules, money: int) -> int:
     """Solitaire result: collapse < $100, defeat $100-140, draw $141-180, victory $181-220, incredible > $220
     (CT-SOLO-8)."""

@@ -10,7 +10,6 @@ rolling the declared set to its end.
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train.data import N_TYPES, SAM, Data
 from sim.circus_train.events import hire_delta
@@ -19,19 +18,20 @@ from sim.circus_train.points import change_rep, success_max
 from sim.circus_train.roustabout import city_talent_count
 from sim.circus_train.rules import R
 from sim.circus_train.state import GS, LOC_CHAR_RESERVE, PL
+from sim.core.jit import kernel
 from sim.core.rng import randint
 
 DECLARE, ROLL, BUY = 0, 1, 2  # GS.hire_phase
 ADD, GO, ROLL_ONE, BUY_IT, PASS, SAM_TAKE, SAM_REP = 0, 1, 2, 3, 4, 5, 6  # option kinds (st.options[i, 0])
 
 
-@njit(cache=True)
+@kernel
 def can_hire(st, p: int) -> bool:
     """Talent on p's city (CT-HIRE-1)."""
     return city_talent_count(st, st.pl[p, PL.city]) > 0
 
 
-@njit(cache=True)
+@kernel
 def hire_begin(st) -> None:
     """Start a hire action: nothing declared or rolled yet."""
     for t in range(N_TYPES):
@@ -42,13 +42,13 @@ def hire_begin(st) -> None:
     st.g[GS.hire_failed] = -1
 
 
-@njit(cache=True)
+@kernel
 def _free(st, c: int, t: int) -> int:
     """Counters of type t on city c neither declared nor already rolled for in this action."""
     return st.city_talent[c, t] - st.tried[t] - st.plan[t]
 
 
-@njit(cache=True)
+@kernel
 def _declared(st) -> int:
     k = 0
     for t in range(N_TYPES):
@@ -56,14 +56,14 @@ def _declared(st) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def _put(st, n: int, kind: int, t: int) -> int:
     st.options[n, 0] = kind
     st.options[n, 1] = t
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def hire_options(st, d: Data, rules, p: int) -> int:
     """Fill ``st.options[i] = (kind, type)`` with p's legal hire steps (H6); return the count (0 = the action is
     over)."""
@@ -92,7 +92,7 @@ def hire_options(st, d: Data, rules, p: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def hire_step_is_legal(st, d: Data, rules, p: int, kind: int, t: int) -> bool:
     """Independent check of one hire step against CT-HIRE-2/3 and CT-AMB-37."""
     c = st.pl[p, PL.city]
@@ -114,40 +114,40 @@ def hire_step_is_legal(st, d: Data, rules, p: int, kind: int, t: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def _take(st, p: int, c: int, t: int) -> None:
     st.city_talent[c, t] -= 1
     st.own[p, t] += 1
 
 
-@njit(cache=True)
+@kernel
 def _after_roll(st) -> None:
     """Next phase once a counter is settled: more declared counters -> ROLL, else the action is over."""
     st.g[GS.hire_phase] = ROLL if _declared(st) > 0 else -1
 
 
-@njit(cache=True)
+@kernel
 def _retire_sam(st, d: Data) -> None:
     k = d.char_counter[SAM]
     st.ctr_owner[k] = -1
     st.ctr_where[k] = LOC_CHAR_RESERVE
 
 
-@njit(cache=True)
+@kernel
 def sam_reputation_allowed(st, d: Data, rules, p: int) -> bool:
     """Advanced game: Sam's owner may use him for +1 reputation step at any time of their turn; the rulebook puts
     no timing condition on this use, unlike the free hire (CT-OPT-CHAR-8)."""
     return rules[R.advanced] != 0 and owns_character(st, d, rules, p, SAM)
 
 
-@njit(cache=True)
+@kernel
 def use_sam_reputation(st, d: Data, p: int) -> None:
     """+1 reputation step, then Sam goes to the special-character reserve (CT-OPT-CHAR-8)."""
     _retire_sam(st, d)
     change_rep(st, d, p, 1)
 
 
-@njit(cache=True)
+@kernel
 def hire_apply(st, d: Data, rules, p: int, kind: int, t: int) -> int:
     """Play one hire step; return the die rolled (0 when none was rolled).
 
@@ -198,7 +198,7 @@ def hire_apply(st, d: Data, rules, p: int, kind: int, t: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@kernel
 def hire_over(st) -> bool:
     """The hire action has ended."""
     return st.g[GS.hire_phase] < 0

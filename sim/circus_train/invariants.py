@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train.cards import deck_copies
 from sim.circus_train.data import N_CARDS, N_TYPES, PR, Data
 from sim.circus_train.roustabout import occupied_count
 from sim.circus_train.calendar import quota
 from sim.circus_train.state import GS, LOC_BAG, LOC_BOARD, LOC_PLAYER, PL
+from sim.core.jit import kernel
 from sim.core.state import M
 
 
-@njit(cache=True)
+@kernel
 def broken_invariant(st, d: Data, rules) -> int:
     """0 when CT-STATE-3 items 1-5 hold, else the number of the first broken item."""
     n = st.meta[M.n_players]
@@ -67,7 +67,7 @@ def broken_invariant(st, d: Data, rules) -> int:
     return 0
 
 
-@njit(cache=True)
+@kernel
 def quota_met(st, d: Data, rules) -> bool:
     """CT-STATE-3 item 6: at the start of a round the occupied cities equal the quota unless the bag is empty."""
     return st.g[GS.bag_n] == 0 or occupied_count(st, rules) == quota(st, d)

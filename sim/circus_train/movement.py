@@ -7,23 +7,23 @@ counter there, unlike staying put (CT-MOVE-5).
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train.data import BASIC, BILL, HOLD, POINTS, REST, Data
 from sim.circus_train.events import move_cap
 from sim.circus_train.points import gain_vp
 from sim.circus_train.rules import R
 from sim.circus_train.state import LOC_REMOVED, PL
+from sim.core.jit import kernel
 
 
-@njit(cache=True)
+@kernel
 def owns_character(st, d: Data, rules, p: int, ch: int) -> bool:
     """p owns Special Character ``ch`` (optional rule, CT-OPT-CHAR-5)."""
     k = d.char_counter[ch]
     return rules[R.special_characters] != 0 and k >= 0 and st.ctr_owner[k] == p
 
 
-@njit(cache=True)
+@kernel
 def move_bounds(st, d: Data, rules, p: int, card: int) -> tuple:
     """(fewest, most) steps of ``card``'s movement: 0..printed range, Basic Transit's move exactly 1 (CT-CARD-5),
     Hold and Rest none; Brakeman Bill adds one step to the most (CT-OPT-CHAR-6, CT-AMB-25); an Event card may
@@ -37,7 +37,7 @@ def move_bounds(st, d: Data, rules, p: int, card: int) -> tuple:
     return lo, max(lo, move_cap(st, d, card, hi))
 
 
-@njit(cache=True)
+@kernel
 def move_is_legal(d: Data, start: int, end: int, moved: bool, lo: int, hi: int) -> bool:
     """Can a walk of lo..hi steps from ``start`` end at ``end`` with ``moved`` as given (CT-MOVE-1/2/5)?"""
     if not moved:
@@ -49,7 +49,7 @@ def move_is_legal(d: Data, start: int, end: int, moved: bool, lo: int, hi: int) 
     return d.dist[start, end] <= hi
 
 
-@njit(cache=True)
+@kernel
 def move_options(st, d: Data, p: int, lo: int, hi: int) -> int:
     """Fill ``st.options[i] = (end city, moved)`` with every movement outcome of lo..hi steps (H4); return the count.
 
@@ -74,7 +74,7 @@ def move_options(st, d: Data, p: int, lo: int, hi: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def arrive(st, d: Data, rules, p: int, city: int, moved: bool) -> int:
     """End a movement in ``city`` (CT-MOVE-3/4, CT-PTS-1); return the VP of a Points counter claimed (0 if none).
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train.data import BERTHA, N_TYPES, PR, RONALD, Data
 from sim.circus_train.events import level_delta, money_delta
 from sim.circus_train.movement import owns_character
 from sim.circus_train.rules import R
 from sim.circus_train.state import GS, LOC_PLAYER, PL
+from sim.core.jit import kernel
 from sim.core.state import M
 
 
-@njit(cache=True)
+@kernel
 def performance_level(st, d: Data, rules, p: int, k: int, ronald_type: int) -> int:
     """Level of p performing PR ``k`` (CT-PERF-2..5): base, plus each asked-for type's bonus once if p owns one of
     that type, doubled when p owns famous_threshold or more (or it is Ringmaster Ronald's chosen type, clowns or
@@ -34,7 +34,7 @@ def performance_level(st, d: Data, rules, p: int, k: int, ronald_type: int) -> i
     return max(0, level)
 
 
-@njit(cache=True)
+@kernel
 def show_reserved_by_other(st, rules, p: int, k: int) -> bool:
     """House rule ``two_week_reserved`` (CT-AMB-5): another player's show in progress holds the PR."""
     if not rules[R.two_week_reserved]:
@@ -45,7 +45,7 @@ def show_reserved_by_other(st, rules, p: int, k: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def can_perform(st, d: Data, rules, p: int) -> bool:
     """A PR on p's city that p may perform (CT-PERF-1): any player, with any talent; a two-week show may be
     completed only on the turn right after it started (CT-TWO-2)."""
@@ -55,7 +55,7 @@ def can_perform(st, d: Data, rules, p: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def perform(st, d: Data, rules, p: int, ronald_type: int) -> int:
     """Perform at the PR on p's city; return the level scored, or -1 when this starts a two-week show.
 
@@ -94,13 +94,13 @@ def perform(st, d: Data, rules, p: int, ronald_type: int) -> int:
     return level
 
 
-@njit(cache=True)
+@kernel
 def show_due(st, p: int) -> bool:
     """p started a two-week show last week: this turn must complete it or it is abandoned (CT-TWO-2/3)."""
     return st.pl[p, PL.show] >= 0 and st.pl[p, PL.show_week] == st.g[GS.week] - 1
 
 
-@njit(cache=True)
+@kernel
 def end_turn_shows(st, p: int) -> None:
     """After p's turn: a show started on an earlier turn and not completed now is abandoned; the PR stays on the
     board (CT-TWO-3)."""

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train.calendar import quota
 from sim.circus_train.data import BC, CHARACTER, N_TYPES, Data
 from sim.circus_train.rules import R
 from sim.circus_train.state import GS, LOC_BAG, LOC_BOARD, LOC_CHAR_RESERVE, LOC_REMOVED, PL
 from sim.core.deck import discard_card, draw
+from sim.core.jit import kernel
 from sim.core.rng import randint
 from sim.core.state import M
 
 
-@njit(cache=True)
+@kernel
 def city_talent_count(st, c: int) -> int:
     """Talent counters in the city's group."""
     k = 0
@@ -22,7 +22,7 @@ def city_talent_count(st, c: int) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def is_occupied(st, rules, c: int) -> bool:
     """A PR, a Points counter or talent on the city (CT-ROUST-1); a lone character counts only with
     ``lone_character_occupies`` (CT-AMB-9)."""
@@ -31,7 +31,7 @@ def is_occupied(st, rules, c: int) -> bool:
     return rules[R.lone_character_occupies] != 0 and st.city_char[c] >= 0
 
 
-@njit(cache=True)
+@kernel
 def occupied_count(st, rules) -> int:
     """Occupied cities on the board (CT-ROUST-1)."""
     k = 0
@@ -41,7 +41,7 @@ def occupied_count(st, rules) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def draw_counter(st) -> int:
     """Take a random counter out of the bag; -1 when it is empty (CT-LIMIT-2)."""
     n = st.g[GS.bag_n]
@@ -54,7 +54,7 @@ def draw_counter(st) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def return_to_bag(st, k: int) -> None:
     """Put counter k back into the bag."""
     st.bag[st.g[GS.bag_n]] = k
@@ -62,7 +62,7 @@ def return_to_bag(st, k: int) -> None:
     st.ctr_where[k] = LOC_BAG
 
 
-@njit(cache=True)
+@kernel
 def clear_city(st, c: int) -> None:
     """Remove what a city holds before a new counter replaces it (CT-REPL-2, CT-AMB-28/29): a PR or Points counter
     leaves the game and cancels every two-week show on it (CT-TWO-4), talent returns to the reserve, a character
@@ -82,7 +82,7 @@ def clear_city(st, c: int) -> None:
         st.city_char[c] = -1
 
 
-@njit(cache=True)
+@kernel
 def place_bankrupt_circus(st, d: Data, c: int, k: int) -> bool:
     """Put the BC's talents that are still in stock on the city; the BC leaves the game (CT-REPL-4, CT-LIMIT-1).
     Returns False when none of its talents was in stock."""
@@ -97,7 +97,7 @@ def place_bankrupt_circus(st, d: Data, c: int, k: int) -> bool:
     return placed
 
 
-@njit(cache=True)
+@kernel
 def place_on_city(st, d: Data, c: int) -> None:
     """Draw counters for the (cleared) city until one stays (CT-REPL-3/4/5): a PR or Points counter as it is; a BC
     as its talents, or another draw if none is in stock; a character, then a second counter for the same city, and
@@ -125,7 +125,7 @@ def place_on_city(st, d: Data, c: int) -> None:
         return
 
 
-@njit(cache=True)
+@kernel
 def replenish_one(st, d: Data) -> int:
     """Replenish one city (CT-REPL-1/2): the top Destination card names it (the discard pile is reshuffled when the
     deck runs out, CT-LIMIT-3), its old contents are removed, counters are drawn for it. Returns the city, or -1
@@ -140,7 +140,7 @@ def replenish_one(st, d: Data) -> int:
     return c
 
 
-@njit(cache=True)
+@kernel
 def fill_to(st, d: Data, rules, target: int) -> int:
     """Replenish while fewer than ``target`` cities are occupied and the bag holds counters (CT-ROUST-2,
     CT-LIMIT-2); return the number of cities replenished."""
@@ -151,14 +151,14 @@ def fill_to(st, d: Data, rules, target: int) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def roustabout(st, d: Data, rules) -> int:
     """Fill the board to the current month's quota, 8 / 10 / 12 (CT-ROUST-2; the same fill is the start-of-round
     safety net, CT-ROUST-4)."""
     return fill_to(st, d, rules, quota(st, d))
 
 
-@njit(cache=True)
+@kernel
 def retire_lone_characters(st) -> None:
     """A Special Character alone on a city goes to the special-character reserve (CT-OPT-CHAR-3, CT-TURN-3)."""
     for c in range(st.city_char.shape[0]):
@@ -168,7 +168,7 @@ def retire_lone_characters(st) -> None:
             st.city_char[c] = -1
 
 
-@njit(cache=True)
+@kernel
 def fill_bag(st, d: Data, rules, season: int) -> None:
     """The bag becomes the season's counters; characters only with the optional rule (CT-SETUP-5, CT-OPT-CHAR-1)."""
     st.g[GS.bag_n] = 0
@@ -178,7 +178,7 @@ def fill_bag(st, d: Data, rules, season: int) -> None:
             return_to_bag(st, k)
 
 
-@njit(cache=True)
+@kernel
 def change_season(st, d: Data, rules) -> None:
     """End of May / July (CT-SEASON-1): the old bag's counters leave the game, undrawn characters go to the
     special-character reserve (CT-AMB-24); green characters still on the board go there too at the end of May

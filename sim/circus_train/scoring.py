@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train.data import N_CHARS, N_TYPES, Data
 from sim.circus_train.points import gain_vp
 from sim.circus_train.rules import CHOICES, R
 from sim.circus_train.state import GS, PL
+from sim.core.jit import kernel
 from sim.core.state import M
 
 MONEY_ONLY = CHOICES["solo_scoring"].index("money_only")
 
 
-@njit(cache=True)
+@kernel
 def most_talent(st, rules, out) -> None:
     """out[p] = VP from most talent (CT-SCORE-MONTH-1): for each type, a player owning strictly more than every
     other player, and at least most_talent_min, scores that number; a tie for the most scores nothing. Alone (in
@@ -37,7 +37,7 @@ def most_talent(st, rules, out) -> None:
             out[who] += top
 
 
-@njit(cache=True)
+@kernel
 def best_performance(values, n: int, rules, out, first: int) -> None:
     """out[p] = VP from the Best Performance markers ``values`` (CT-SCORE-MONTH-2/3); 1st place pays ``first``
     (``rules[R.best_vp_1]``, 7, except in April under ``april_keeps_lower_places``).
@@ -75,7 +75,7 @@ def best_performance(values, n: int, rules, out, first: int) -> None:
         out[p] = total // tied
 
 
-@njit(cache=True)
+@kernel
 def score_month(st, d: Data, rules, month: int) -> None:
     """End-of-month scoring (CT-SCORE-MONTH-*): most talent; then best performance with 3+ players (April: 5 VP to
     each player owning a PR instead, CT-SCORE-MONTH-4, CT-AMB-11; with ``april_keeps_lower_places`` the 5 VP replace
@@ -104,13 +104,13 @@ def score_month(st, d: Data, rules, month: int) -> None:
             gain_vp(st, rules, p, st.gain[p])
 
 
-@njit(cache=True)
+@kernel
 def pass_first_player(st) -> None:
     """The first-player marker passes one seat clockwise (CT-MONTH-1 step 2)."""
     st.g[GS.first] = (st.g[GS.first] + 1) % st.meta[M.n_players]
 
 
-@njit(cache=True)
+@kernel
 def catch_up_thief(st, rules) -> int:
     """After a long month: the one player with the fewest VP, or -1 on a tie for the fewest, in solitaire and in
     the simple variant (CT-CATCHUP-1, CT-OPT-SIMPLE-1)."""
@@ -131,7 +131,7 @@ def catch_up_thief(st, rules) -> int:
     return -1 if tie else who
 
 
-@njit(cache=True)
+@kernel
 def catch_up_is_legal(st, d: Data, rules, p: int, q: int, item: int) -> bool:
     """One counter (a talent type, or 7 + character with the optional rule) of another player q; advanced game:
     only from a player whose reputation is not above p's (CT-CATCHUP-1, CT-ADV-CATCHUP-1). item -1 = decline."""
@@ -148,7 +148,7 @@ def catch_up_is_legal(st, d: Data, rules, p: int, q: int, item: int) -> bool:
             and st.ctr_owner[d.char_counter[ch]] == q)
 
 
-@njit(cache=True)
+@kernel
 def catch_up_options(st, d: Data, rules, p: int) -> int:
     """Fill ``st.options[i] = (victim, item)`` with the thief's choices, first (-1, -1) to take nothing (H10)."""
     st.options[0, 0] = -1

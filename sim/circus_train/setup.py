@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train.cards import deal_decks
 from sim.circus_train.data import CHARACTER, CLOWN, N_TYPES, PR, Data
@@ -11,12 +10,13 @@ from sim.circus_train.roustabout import clear_city, draw_counter, fill_bag, fill
 from sim.circus_train.rules import R
 from sim.circus_train.state import GS, LOC_ASIDE, LOC_BOARD, LOC_REMOVED, PL
 from sim.core.deck import discard_card, draw
+from sim.core.jit import kernel
 from sim.core.rng import randint, shuffle
 from sim.core.seats import seat_bonus
 from sim.core.state import M
 
 
-@njit(cache=True)
+@kernel
 def setup_supply(st, d: Data, rules) -> None:
     """Everything before the players' choices (CT-SETUP-1..7): reserve, one clown and $0 each, VP 0, Best
     Performance 10, reputation on the start box, decks dealt, green bag, shuffled Destination deck, week 1, a
@@ -65,13 +65,13 @@ def setup_supply(st, d: Data, rules) -> None:
     setup_events(st, d, rules)
 
 
-@njit(cache=True)
+@kernel
 def start_talent_is_legal(st, d: Data, t: int) -> bool:
     """A starting talent is an acrobat, freak or horse still in the reserve (CT-SETUP-8)."""
     return d.setup_choice[t] != 0 and st.reserve[t] > 0
 
 
-@njit(cache=True)
+@kernel
 def start_talent_options(st, d: Data) -> int:
     """Fill ``st.options[i, 0]`` with the types a player may take as a starting talent (H1); return the count."""
     n = 0
@@ -82,14 +82,14 @@ def start_talent_options(st, d: Data) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def take_start_talent(st, p: int, t: int) -> None:
     """One starting talent from the reserve into p's circus (CT-SETUP-8)."""
     st.reserve[t] -= 1
     st.own[p, t] += 1
 
 
-@njit(cache=True)
+@kernel
 def opening_requests(st, d: Data, rules) -> None:
     """One PR per player, each on a fresh Destination card's city: counters are drawn until a PR comes up and every
     other counter goes straight back into the bag, the same card waiting (CT-SETUP-9, CT-AMB-2). Solitaire: 1."""
@@ -109,14 +109,14 @@ def opening_requests(st, d: Data, rules) -> None:
         placed += 1
 
 
-@njit(cache=True)
+@kernel
 def setup_board(st, d: Data, rules) -> None:
     """Opening requests, then the fill to 8 occupied cities with any counters (CT-SETUP-9..12)."""
     opening_requests(st, d, rules)
     fill_to(st, d, rules, rules[R.fill_start])
 
 
-@njit(cache=True)
+@kernel
 def start_city_options(st, d: Data) -> int:
     """Fill ``st.options[i, 0]`` with the start cities: Winnipeg, Toronto, Montreal (H2, CT-SETUP-13)."""
     n = 0
@@ -127,7 +127,7 @@ def start_city_options(st, d: Data) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def place_train(st, d: Data, p: int, c: int) -> None:
     """Put p's train on a start city; trains may share cities (CT-SETUP-13)."""
     assert d.is_start[c]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train.calendar import late_season, special_hire_price
 from sim.circus_train.cards import discard_overnight_hire
@@ -11,6 +10,7 @@ from sim.circus_train.hire import can_hire
 from sim.circus_train.points import success_max
 from sim.circus_train.rules import R
 from sim.circus_train.state import LOC_BOARD, LOC_CHAR_RESERVE, LOC_PLAYER, PL
+from sim.core.jit import kernel
 from sim.core.rng import randint
 from sim.core.state import M
 
@@ -19,7 +19,7 @@ NONE = -1
 """Steal targets are 0..6 for a talent type and 7 + character index for a Special Character; NONE pads a row."""
 
 
-@njit(cache=True)
+@kernel
 def _victim_items(st, d: Data, rules, q: int) -> int:
     """Counters the thief could take from q: talent, and characters with the optional rule."""
     k = 0
@@ -32,7 +32,7 @@ def _victim_items(st, d: Data, rules, q: int) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def character_buyable(st, d: Data, rules, p: int, ch: int) -> bool:
     """In August/September a character no opponent owns may be bought (CT-OPT-CHAR-5, CT-AMB-24): from the
     special-character reserve or (``character_buy_any``) from the board."""
@@ -44,7 +44,7 @@ def character_buyable(st, d: Data, rules, p: int, ch: int) -> bool:
     return rules[R.character_buy_any] != 0 and st.ctr_where[k] == LOC_BOARD
 
 
-@njit(cache=True)
+@kernel
 def special_hire_options(st, d: Data, rules, p: int) -> int:
     """Fill ``st.options[i] = (kind, arg)`` with p's Special Hire choices (H7); return the count (CT-SPH-1).
 
@@ -81,7 +81,7 @@ def special_hire_options(st, d: Data, rules, p: int) -> int:
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def _has(st, d: Data, q: int, item: int, used: int) -> bool:
     """q owns ``used + 1`` or more of ``item`` (a type, or 7 + character)."""
     if item < N_TYPES:
@@ -89,7 +89,7 @@ def _has(st, d: Data, q: int, item: int, used: int) -> bool:
     return used == 0 and st.ctr_owner[d.char_counter[item - N_TYPES]] == q
 
 
-@njit(cache=True)
+@kernel
 def steal_is_legal(st, d: Data, rules, p: int, q: int, a: int, b: int, c: int) -> bool:
     """Independent check of a steal target set (CT-STEAL-1, CT-AMB-21): q shares p's city; 1..steal_max talents
     and at most one character among them (switch ``steal_character_extra``: up to steal_max talents plus one
@@ -126,7 +126,7 @@ def steal_is_legal(st, d: Data, rules, p: int, q: int, a: int, b: int, c: int) -
     return talents + chars <= rules[R.steal_max]
 
 
-@njit(cache=True)
+@kernel
 def steal_options(st, d: Data, rules, p: int, q: int) -> int:
     """Fill ``st.options[i] = (a, b, c)`` with every legal target set for stealing from q (H7); return the count."""
     top = N_TYPES + (N_CHARS if rules[R.special_characters] else 0)
@@ -146,7 +146,7 @@ def steal_options(st, d: Data, rules, p: int, q: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def steal(st, d: Data, rules, p: int, q: int, a: int, b: int, c: int) -> int:
     """Roll once per target; 1..success_max moves it to p, no buying (CT-STEAL-1). Advanced: the thief's
     reputation box, +1 to each roll if the victim's reputation is higher (CT-ADV-STEAL-1, CT-REP-4). If anything
@@ -170,7 +170,7 @@ def steal(st, d: Data, rules, p: int, q: int, a: int, b: int, c: int) -> int:
     return got
 
 
-@njit(cache=True)
+@kernel
 def take_counter(st, d: Data, p: int, q: int, item: int) -> None:
     """Move one counter (a talent type, or 7 + character) from q's circus to p's (steals, CT-CATCHUP-1)."""
     if item < N_TYPES:
@@ -180,7 +180,7 @@ def take_counter(st, d: Data, p: int, q: int, item: int) -> None:
         st.ctr_owner[d.char_counter[item - N_TYPES]] = p
 
 
-@njit(cache=True)
+@kernel
 def buy(st, d: Data, p: int, kind: int, arg: int) -> None:
     """Buy one talent of type ``arg`` from the reserve, or (BUY_CHARACTER) character ``arg``, at the month's price
     (CT-SPH-1 option 3, CT-AMB-22: exactly one counter)."""

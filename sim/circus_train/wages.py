@@ -8,7 +8,6 @@ game the choice ends only when nothing more fits, so every reachable kept set is
 
 from __future__ import annotations
 
-from numba import njit
 
 from sim.circus_train.calendar import late_season
 from sim.circus_train.data import ELEPHANT, N_TYPES, TED, Data
@@ -18,6 +17,7 @@ from sim.circus_train.points import change_rep, lose_vp
 from sim.circus_train.roustabout import city_talent_count
 from sim.circus_train.rules import CHOICES, R
 from sim.circus_train.state import PL
+from sim.core.jit import kernel
 from sim.core.state import M
 
 PAID, CHOOSE = 0, 1  # wage_begin results
@@ -25,7 +25,7 @@ KEEP, DONE = 0, 1  # keep_options kinds (st.options[i, 0])
 SOLO_FARTHEST = CHOICES["solo_fired_city"].index("farthest")
 
 
-@njit(cache=True)
+@kernel
 def unit_wage(st, d: Data, rules, p: int, t: int, mult: int) -> int:
     """Wage of one counter of type t: table (+ an Event card's change) x 2 in solitaire (CT-WAGE-1, CT-SOLO-4), then
     Trainer Ted's $1 off per elephant (CT-AMB-25: solitaire $23), then x ``mult``: the 2-player taxes double the
@@ -38,7 +38,7 @@ def unit_wage(st, d: Data, rules, p: int, t: int, mult: int) -> int:
     return w * mult
 
 
-@njit(cache=True)
+@kernel
 def wage_bill(st, d: Data, rules, p: int, mult: int) -> int:
     """The whole bill for p's circus; characters earn nothing (CT-WAGE-1)."""
     bill = 0
@@ -47,7 +47,7 @@ def wage_bill(st, d: Data, rules, p: int, mult: int) -> int:
     return bill
 
 
-@njit(cache=True)
+@kernel
 def kept_cost(st, d: Data, rules, p: int, mult: int) -> int:
     """Wages of the kept set chosen so far (st.plan)."""
     cost = 0
@@ -56,7 +56,7 @@ def kept_cost(st, d: Data, rules, p: int, mult: int) -> int:
     return cost
 
 
-@njit(cache=True)
+@kernel
 def wage_begin(st, d: Data, rules, p: int, mult: int) -> int:
     """Pay wages (CT-WAGE-2): a player who can pay the whole bill must (basic game) and PAID is returned;
     otherwise (or always in the advanced game) the kept set starts empty and CHOOSE is returned."""
@@ -70,7 +70,7 @@ def wage_begin(st, d: Data, rules, p: int, mult: int) -> int:
     return CHOOSE
 
 
-@njit(cache=True)
+@kernel
 def keep_options(st, d: Data, rules, p: int, mult: int) -> int:
     """Fill ``st.options[i] = (KEEP, type)`` for each type whose next counter still fits the money, and (DONE, -1)
     when nothing fits or in the advanced game (H8); return the count (always >= 1)."""
@@ -88,7 +88,7 @@ def keep_options(st, d: Data, rules, p: int, mult: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def kept_set_is_legal(st, d: Data, rules, p: int, mult: int, kept) -> bool:
     """Independent check of a final kept set (counts per type): owned, affordable, and in the basic game maximal
     (no fired counter could still be paid) (CT-FIRE-1, CT-AMB-7)."""
@@ -108,7 +108,7 @@ def kept_set_is_legal(st, d: Data, rules, p: int, mult: int, kept) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def keep_apply(st, d: Data, rules, p: int, mult: int, kind: int, t: int) -> int:
     """Keep one more counter of type t, or (DONE) pay for the kept set and release the rest; return the number of
     counters released (0 while choosing). Basic game: the fired counters wait in ``st.fired`` for a city
@@ -135,7 +135,7 @@ def keep_apply(st, d: Data, rules, p: int, mult: int, kind: int, t: int) -> int:
     return released
 
 
-@njit(cache=True)
+@kernel
 def fired_city_options(st, rules) -> int:
     """Fill ``st.options[i, 0]`` with the cities whose talent group may receive fired talent (H9): every city holding
     talent (CT-FIRE-2; a lone character's city too with ``lone_character_occupies``, CT-AMB-9); return the count."""
@@ -147,7 +147,7 @@ def fired_city_options(st, rules) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def fired_chooser(st, rules, firer: int) -> int:
     """Who places fired talent among several cities: the player on the firer's right (CT-FIRE-2/3); in solitaire
     the player (CT-AMB-8), or -1 when ``solo_fired_city`` lets the engine pick the farthest city."""
@@ -157,7 +157,7 @@ def fired_chooser(st, rules, firer: int) -> int:
     return (firer - 1 + n) % n
 
 
-@njit(cache=True)
+@kernel
 def fired_city_default(st, d: Data, chooser: int, firer: int, n_opt: int) -> int:
     """Default choice among the first ``n_opt`` option cities: nearest to the chooser's train, ties farthest from
     the firer's, then the lowest index (CT-AMB-33); with no chooser, the city farthest from the firer (CT-AMB-8
@@ -181,7 +181,7 @@ def fired_city_default(st, d: Data, chooser: int, firer: int, n_opt: int) -> int
     return best
 
 
-@njit(cache=True)
+@kernel
 def place_fired(st, c: int) -> None:
     """Fired talent joins city c's group as one group; c = -1 (no talent on the board) -> the reserve (CT-FIRE-2)."""
     for t in range(N_TYPES):
@@ -192,7 +192,7 @@ def place_fired(st, c: int) -> None:
         st.fired[t] = 0
 
 
-@njit(cache=True)
+@kernel
 def pay_all_or_nothing_left(st, d: Data, rules, p: int, mult: int) -> None:
     """Pay the whole bill, or all the money if it is short, firing nobody: the solitaire end wages (CT-SOLO-6,
     CT-AMB-26) and the old reading of unpayable taxes (``taxes_fire=False``, CT-AMB-14)."""

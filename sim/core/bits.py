@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from sim.core.jit import kernel
 
 _DEBRUIJN_MUL = np.uint64(0x03F79D71B4CB0A89)
 _DEBRUIJN = np.zeros(64, dtype=np.int64)
@@ -12,7 +12,7 @@ for _i in range(64):
 """Bit index of a single set bit b: _DEBRUIJN[(b * _DEBRUIJN_MUL) >> 58]."""
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def lowest_bit(bits) -> int:
     """Index of the lowest set bit of a non-zero mask (up to 64 bits); loops over set bits with
     ``bits &= bits - 1`` visit them in ascending order."""
@@ -20,7 +20,7 @@ def lowest_bit(bits) -> int:
     return _DEBRUIJN[((b & (~b + np.uint64(1))) * _DEBRUIJN_MUL) >> np.uint64(58)]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def fill_bits(out, row: int, bits, value) -> None:
     """out[row, c] = value for every set bit c of the bitboard ``bits`` (a scatter over its cells)."""
     one = np.uint64(1)

@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import numpy as np
-from numba import njit
 
+from sim.core.jit import kernel
 from sim.core.play import game_setup, start_game
 
 
-@njit(cache=True)
+@kernel
 def set_up(st, data, seed: int, game_index: int, seat_row) -> None:
     """A new game, set up by the game's own hook, before its first turn."""
     start_game(st, seed, game_index, seat_row)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.core.jit import kernel
 from sim.core.rng import shuffle
 
 
-@njit(cache=True)
+@kernel
 def draw(deck: np.ndarray, counts: np.ndarray, discard: np.ndarray, rng: np.ndarray) -> int:
     """Draw the top card; when the deck is empty, shuffle the discard pile into a new deck first.
 
@@ -27,7 +27,7 @@ def draw(deck: np.ndarray, counts: np.ndarray, discard: np.ndarray, rng: np.ndar
     return deck[counts[0]]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def discard_card(discard: np.ndarray, counts: np.ndarray, card: int) -> None:
     """Put ``card`` on the discard pile."""
     discard[counts[1]] = card

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections import deque
 
 import numpy as np
-from numba import njit
+from sim.core.jit import kernel
 
 UNREACHED = 1 << 30
 
 
-@njit(cache=True)
+@kernel
 def bfs_distances(adj: np.ndarray, degree: np.ndarray, blocked: np.ndarray, source: int,
                   dist: np.ndarray, queue: np.ndarray) -> None:
     """Fill ``dist`` with hop counts from ``source`` avoiding ``blocked`` nodes (the source may be blocked).

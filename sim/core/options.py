@@ -8,12 +8,12 @@ adds it and decides in one call, returning -1 when the seat declines.
 
 from __future__ import annotations
 
-from numba import njit
 
+from sim.core.jit import kernel
 from sim.core.play import decide
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def add_option(st, k: int, a0: int, a1: int = 0, a2: int = 0, a3: int = 0) -> int:
     """Write option row ``k`` (its first ``option_width`` values of a0..a3) and return ``k + 1``, the next free row."""
     options = st.options
@@ -28,7 +28,7 @@ def add_option(st, k: int, a0: int, a1: int = 0, a2: int = 0, a3: int = 0) -> in
     return k + 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def decline_option(st, decision: int, k: int, feature: int) -> int:
     """Make option ``k`` of ``decision`` the decline: every feature of the decision's span 0 but ``feature`` (1);
     return ``k + 1``."""
@@ -39,7 +39,7 @@ def decline_option(st, decision: int, k: int, feature: int) -> int:
     return k + 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def decide_or_decline(st, seat: int, decision: int, k: int, feature: int) -> int:
     """Options 0..k-1 are listed and their features filled: add the decline option (``feature`` = 1) and let the
     seat's strategy pick; the option picked, or -1 for the decline."""

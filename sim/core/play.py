@@ -21,11 +21,10 @@ import inspect
 from typing import Callable
 
 import numpy as np
-from numba import njit
 from numba.extending import overload
 
+from sim.core.jit import kernel
 from sim.core.policy import P_ALLOCATION, P_PLAYOUTS, POLICY_RANDOM, choose
-from sim.core.literals import plain
 from sim.core.ranking import rank_seats
 from sim.core.records import G, P
 from sim.core.rng import seed_game
@@ -53,17 +52,12 @@ _PY_HOOKS: dict[type, tuple[Callable, Callable]] = {}
 def bind(layout: StateLayout, setup: Callable, play_on: Callable) -> None:
     """Make the core driver call ``setup`` and ``play_on`` for states of this layout."""
     _PY_HOOKS[layout.tuple_type] = (setup, play_on)
-    bound = layout.numba_types
-
-    def ours(st) -> bool:
-        return type(st) in bound
-
-    route(game_setup, setup, ours)
-    route(game_play_on, play_on, ours)
+    route(game_setup, setup, layout.numba_types)
+    route(game_play_on, play_on, layout.numba_types)
 
 
-def route(stub: Callable, hook: Callable, ours: Callable[[object], bool]) -> None:
-    """Overload ``stub`` with the game's @njit ``hook`` for the state types ``ours`` accepts.
+def route(stub: Callable, hook: Callable, state_types: tuple[type, ...]) -> None:
+    """Overload ``stub`` with the game's @njit ``hook`` for states whose numba type is in ``state_types``.
 
     The overload compiles the hook's own Python function, not a wrapper calling it: numba emits a callee's whole
     linked code again in every separately compiled caller, so a wrapper would compile everything under the hook
@@ -77,14 +71,14 @@ def route(stub: Callable, hook: Callable, ours: Callable[[object], bool]) -> Non
     impl = getattr(hook, "py_func", hook)
 
     def typing(*args):
-        return impl if ours(args[0]) else None
+        return impl if type(args[0]) in state_types else None
 
     typing.__signature__ = inspect.signature(impl)
     overload(stub, jit_options={"cache": True, "no_cpython_wrapper": False})(typing)
 
 
 # ------------------------------------------------------------------------------------------------ helpers
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def decide(st, seat: int, decision: int, n_opt: int) -> int:
     """The choke point: the seat's strategy picks one of the ``n_opt`` options whose features are filled.
 
@@ -94,7 +88,6 @@ def decide(st, seat: int, decision: int, n_opt: int) -> int:
     """
     if n_opt <= 1:
         return 0
-    decision, n_opt = plain(decision), plain(n_opt)
     st.games[G.decisions] += 1
     strat = st.seat_strat[seat]
     if st.params[strat, P_PLAYOUTS] != 0.0:
@@ -102,7 +95,7 @@ def decide(st, seat: int, decision: int, n_opt: int) -> int:
     return choose(st, strat, decision, n_opt)
 
 
-@njit(cache=True)
+@kernel
 def clear_features(st, decision: int, n_opt: int) -> None:
     """Zero the decision's feature span for its first ``n_opt`` options, before the game fills the features
     its options have. The buffer is read into a local once: a store through the handle's field would reload
@@ -113,19 +106,19 @@ def clear_features(st, decision: int, n_opt: int) -> None:
             features[f, i] = 0.0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def scored(st, seat: int) -> bool:
     """False when the seat's policy ignores features (random): the game may skip computing them."""
     return st.kind[st.seat_strat[seat]] != POLICY_RANDOM
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def uses(st, seat: int, decision: int, feature: int) -> bool:
     """Whether the seat's strategy weighs ``feature`` in ``decision``: a feature weighed 0 may be skipped."""
     return st.weights[st.seat_strat[seat], decision, feature] != 0.0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def event(st, seat: int, etype: int, a0: int = 0, a1: int = 0, a2: int = 0, a3: int = 0, a4: int = 0) -> None:
     """Record one event, stamped with the current round, when tracing (a zero-row buffer: nothing)."""
     trace = st.trace
@@ -142,24 +135,24 @@ def event(st, seat: int, etype: int, a0: int = 0, a1: int = 0, a2: int = 0, a3: 
         st.meta[M.events] = n + 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def checking(st) -> bool:
     """Checked mode: the game asserts its invariants (AssertionError("XX-INV-n: ...")) as it plays."""
     return st.meta[M.check] != 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def paused(st) -> bool:
     """True at a boundary once the game has taken the decisions it was asked to pause after."""
     return st.meta[M.pause_at] > 0 and st.games[G.decisions] >= st.meta[M.pause_at]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def n_players(st) -> int:
     return st.meta[M.n_players]
 
 
-@njit(cache=True)
+@kernel
 def end_game(st, reason: int, no_winner: bool = False) -> None:
     """The game is over: why (an end_reason code), and whether nobody wins (e.g. a timeout).
 
@@ -172,7 +165,7 @@ def end_game(st, reason: int, no_winner: bool = False) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ driver
-@njit(cache=True)
+@kernel
 def start_game(st, seed: int, game_index: int, seat_row) -> None:
     """Seed the game's generator from (seed, game index), seat the strategies, clear the records."""
     meta = st.meta
@@ -189,7 +182,7 @@ def start_game(st, seed: int, game_index: int, seat_row) -> None:
     meta[M.seat] = 0
 
 
-@njit(cache=True)
+@kernel
 def finish_game(st) -> None:
     """Rank the seats by their keys and write rank, won and winner_seat."""
     n = st.meta[M.n_players]
@@ -209,7 +202,7 @@ def finish_game(st) -> None:
 # The steps between a game's hooks and play_chunk (play_game, play_rollouts, evaluate*, playout, play_segment) are
 # inlined: numba emits a callee's whole linked code again into every separately compiled caller, so each of them
 # compiled as its own function cost one more compile of the whole game (about 7 s of 7 Wonders' cold compile each).
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def play_game(st, snap, data, seed: int, game_index: int, seat_row: np.ndarray) -> None:
     """Play game ``game_index`` of the run seeded with ``seed`` from start to end and rank it; ``snap`` (a
     snapshot handle, or ``st`` itself when no strategy is a rollout) holds the rollout driver's positions."""
@@ -223,7 +216,7 @@ def play_game(st, snap, data, seed: int, game_index: int, seat_row: np.ndarray) 
     finish_game(st)
 
 
-@njit(cache=True)
+@kernel
 def play_chunk(st, snap, data, seats: np.ndarray, first_index: int, n_games: int, seed: int,
                games_out: np.ndarray, players_out: np.ndarray) -> None:
     """Play games first_index .. first_index + n_games - 1 into the record arrays (one row per game / seat)."""
@@ -240,7 +233,7 @@ def play_chunk(st, snap, data, seats: np.ndarray, first_index: int, n_games: int
                 players_out[i, s, j] = st.players[s, j]
 
 
-@njit(cache=True)
+@kernel
 def play_until(st, data, seed: int, game_index: int, seat_row: np.ndarray, pause_at: int) -> bool:
     """Start a game and play it until the first boundary after ``pause_at`` decisions (0: to the end);
     True if it ended. Snapshots and rollouts start from such a position. Borrowed handles, as in
@@ -258,7 +251,7 @@ def play_until(st, data, seed: int, game_index: int, seat_row: np.ndarray, pause
     return st.meta[M.ended] != 0
 
 
-@njit(cache=True)
+@kernel
 def play_rest(st, data) -> None:
     """Play a paused (or restored) game to its end and rank it (borrowed handles, as in :func:`play_until`)."""
     st = borrow(st)
@@ -269,7 +262,7 @@ def play_rest(st, data) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ rollouts
-@njit(cache=True)
+@kernel
 def rolling(st) -> bool:
     """Whether a seat of the game at hand plays a rollout strategy."""
     for s in range(st.meta[M.n_players]):
@@ -278,7 +271,7 @@ def rolling(st) -> bool:
     return False
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def play_rollouts(st, snap, data) -> None:
     """Play a started game to its end segment by segment, settling each rollout decision by its playouts
     (sim/core/rollout.py). The first segment is the setup; a segment ends at the first boundary after at least
@@ -311,7 +304,7 @@ def play_rollouts(st, snap, data) -> None:
     st.meta[M.pause_at] = 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def play_segment(st, data, setup: bool) -> None:
     """The setup, or play from a boundary to the next pause or the end."""
     if setup:
@@ -320,7 +313,7 @@ def play_segment(st, data, setup: bool) -> None:
         game_play_on(st, data)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def evaluate(st, snap, data, setup: bool) -> int:
     """Play the requesting seat's playouts from the segment's saved position (the settled picks, then a
     candidate option, then every seat's base strategy to the end), flat or by sequential halving; the best option."""
@@ -341,7 +334,7 @@ def evaluate(st, snap, data, setup: bool) -> int:
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def evaluate_flat(st, snap, data, setup: bool, n_forced: int, k: int) -> int:
     """Flat Monte Carlo: ``k`` playouts for every candidate."""
     n = st.mc[MC.n_cands]
@@ -354,7 +347,7 @@ def evaluate_flat(st, snap, data, setup: bool, n_forced: int, k: int) -> int:
     return best_candidate(st, n)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def evaluate_halving(st, snap, data, setup: bool, n_forced: int, k: int) -> int:
     """Sequential halving on a budget of ``k`` playouts per candidate, stopping once the leader is decided
     (sim/core/rollout.py)."""
@@ -386,7 +379,7 @@ def evaluate_halving(st, snap, data, setup: bool, n_forced: int, k: int) -> int:
     return best_candidate(st, alive)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def playout(st, snap, data, setup: bool, n_forced: int, c: int, p: int) -> None:
     """Playout ``p`` of candidate ``c``: from the saved position, the settled picks and the candidate, then
     every seat's base strategy to the end; its win share and margin for the requesting seat go to ``values[c]``."""

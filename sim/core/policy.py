@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
-from numba import njit
 
 from sim.core.errors import PlaytestError
+from sim.core.jit import kernel
 from sim.core.names import namespace
 from sim.core.rng import randint, uniform
 
@@ -347,7 +347,7 @@ def _check_values(s: Strategy) -> None:
         raise PlaytestError(f"{where}: epsilon {s.epsilon!r} must be a probability from 0 to 1")
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def span_scores(weights: np.ndarray, strat: int, decision: int, features: np.ndarray, lo: int, hi: int, n_opt: int,
                 scores: np.ndarray) -> None:
     """scores[i] = option i's features lo..hi-1 (``features[lo:hi, i]``) dotted with the strategy's weights.
@@ -368,7 +368,7 @@ def span_scores(weights: np.ndarray, strat: int, decision: int, features: np.nda
                 scores[i] += w * features[f, i]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def choose(st, strat: int, decision: int, n_opt: int) -> int:
     """The decision choke point: the index of the option that strategy ``strat`` picks among options
     0..n_opt-1 of ``decision``.
@@ -399,7 +399,7 @@ def choose(st, strat: int, decision: int, n_opt: int) -> int:
     return tied_pick(scores, n_opt, best_score - TIE, rng)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def tied_pick(scores: np.ndarray, n_opt: int, floor: float, rng: np.ndarray) -> int:
     """A uniformly random one of the options scoring at least ``floor`` (the best score less TIE): one
     random draw, and only when there is a tie (the many-way ties of options alike are common: storm
@@ -421,7 +421,7 @@ def tied_pick(scores: np.ndarray, n_opt: int, floor: float, rng: np.ndarray) -> 
     return first  # not reached (r < ties); numba needs a return on every path
 
 
-@njit(cache=True)
+@kernel
 def softmax_pick(scores: np.ndarray, n_opt: int, best_score: float, temperature: float, rng: np.ndarray) -> int:
     """Sample option i with probability proportional to exp(scores[i] / temperature) (``choose`` with a
     temperature; a call, not inlined: the greedy strategies keep only the short greedy code in every decision)."""

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from sim.core.jit import kernel
 
 
-@njit(cache=True)
+@kernel
 def _beats(keys: np.ndarray, a: int, b: int) -> int:
     """+1 if seat a ranks above seat b, -1 if below, 0 for an exact tie (keys: higher is better)."""
     for k in range(keys.shape[1]):
@@ -17,7 +17,7 @@ def _beats(keys: np.ndarray, a: int, b: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@kernel
 def rank_seats(keys: np.ndarray, n_players: int, rank: np.ndarray) -> None:
     """Rank 1 = best; seats with identical key rows share a rank (competition ranking, 1-2-2-4).
 

@@ -8,7 +8,8 @@ array owned by the kernel (allocated once per chunk, re-seeded per game).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, uint64
+from numba import uint64
+from sim.core.jit import kernel
 
 STATE_SIZE = 4
 
@@ -18,7 +19,7 @@ _MIX2 = uint64(0x94D049BB133111EB)
 _PLAYOUT_SALT = uint64(0x5EED_0F_C0FFEE)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def splitmix64(x: np.uint64) -> np.uint64:
     """One SplitMix64 output for input ``x`` (a bijective 64-bit mixer)."""
     z = uint64(x) + _GOLDEN
@@ -27,13 +28,13 @@ def splitmix64(x: np.uint64) -> np.uint64:
     return z ^ (z >> uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def seed_game(state: np.ndarray, seed: int, game_index: int) -> None:
     """Fill ``state`` for game ``game_index`` of the run seeded with ``seed``."""
     _fill(state, splitmix64(uint64(seed)) ^ splitmix64(uint64(game_index) * _MIX1 + uint64(1)))
 
 
-@njit(cache=True)
+@kernel
 def seed_playout(state: np.ndarray, seed: int, game_index: int, decision: int, playout: int) -> None:
     """Fill ``state`` for playout ``playout`` of rollout decision ``decision`` of a game: a stream of its own,
     the same for every option the decision tries (common random numbers)."""
@@ -41,7 +42,7 @@ def seed_playout(state: np.ndarray, seed: int, game_index: int, decision: int, p
     _fill(state, x ^ splitmix64((uint64(decision) << uint64(20)) + uint64(playout) + _PLAYOUT_SALT))
 
 
-@njit(cache=True)
+@kernel
 def _fill(state: np.ndarray, x: np.uint64) -> None:
     """The four words of a generator state from one 64-bit key (never all zero)."""
     for i in range(STATE_SIZE):
@@ -51,12 +52,12 @@ def _fill(state: np.ndarray, x: np.uint64) -> None:
         state[0] = _GOLDEN
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _rotl(x: np.uint64, k: int) -> np.uint64:
     return (x << uint64(k)) | (x >> uint64(64 - k))
 
 
-@njit(cache=True)
+@kernel
 def next_u64(state: np.ndarray) -> np.uint64:
     """Advance xoshiro256** and return 64 random bits."""
     result = _rotl(state[1] * uint64(5), 7) * uint64(9)
@@ -70,19 +71,19 @@ def next_u64(state: np.ndarray) -> np.uint64:
     return result
 
 
-@njit(cache=True)
+@kernel
 def randint(state: np.ndarray, n: int) -> int:
     """Uniform integer in ``[0, n)`` (Lemire's multiply-shift; bias below 2**-32 for small n)."""
     return np.int64((next_u64(state) >> uint64(32)) * uint64(n) >> uint64(32))
 
 
-@njit(cache=True)
+@kernel
 def uniform(state: np.ndarray) -> float:
     """Uniform float in ``[0, 1)`` with 53 random bits."""
     return float(next_u64(state) >> uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@kernel
 def shuffle(state: np.ndarray, arr: np.ndarray, n: int) -> None:
     """Fisher-Yates shuffle of the first ``n`` entries of ``arr`` in place."""
     for i in range(n - 1, 0, -1):

@@ -26,15 +26,15 @@ gets its generator back with the saved position, so the logged game depends only
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.core.jit import kernel
 from sim.core.policy import P_TOP, POLICY_RANDOM, TIE, choose, span_scores
 from sim.core.records import P
 from sim.core.rng import seed_playout, shuffle
 from sim.core.state import M, MC
 
 
-@njit(cache=True)
+@kernel
 def rollout_pick(st, seat: int, strat: int, decision: int, n_opt: int) -> int:
     """The pick of rollout strategy ``strat`` at ``seat``: a settled (forced) pick when replaying, the base
     strategy's pick in a playout or outside the rollout driver, else a request for a rollout (see above)."""
@@ -55,7 +55,7 @@ def rollout_pick(st, seat: int, strat: int, decision: int, n_opt: int) -> int:
     return st.cands[0]
 
 
-@njit(cache=True)
+@kernel
 def top_options(st, strat: int, decision: int, n_opt: int) -> None:
     """``cands[:n_cands]``: the base strategy's ``top`` best options, best first (ties in random order; a
     random base: random options). Temperature and epsilon play no part: they are for the playouts."""
@@ -77,7 +77,7 @@ def top_options(st, strat: int, decision: int, n_opt: int) -> None:
     st.mc[MC.n_cands] = m
 
 
-@njit(cache=True)
+@kernel
 def outcome(st, seat: int) -> tuple[float, float]:
     """A finished playout from ``seat``'s view: its win share (1/k of a k-way shared win) and its score
     less the best other score."""
@@ -92,13 +92,13 @@ def outcome(st, seat: int) -> tuple[float, float]:
     return share, st.players[seat, P.score] - best_other
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def better(values: np.ndarray, a: int, b: int) -> bool:
     """Candidate ``a``'s playouts beat ``b``'s (totals over equal counts): more win share, else more margin."""
     return values[a, 0] > values[b, 0] + TIE or (values[a, 0] >= values[b, 0] - TIE and values[a, 1] > values[b, 1] + TIE)
 
 
-@njit(cache=True)
+@kernel
 def best_candidate(st, n: int) -> int:
     """Of the first ``n`` candidates, the option whose playouts gave the most win share, the score margin
     breaking ties, then the order of ``cands``."""
@@ -109,7 +109,7 @@ def best_candidate(st, n: int) -> int:
     return st.cands[best]
 
 
-@njit(cache=True)
+@kernel
 def halving_rounds(n: int) -> int:
     """ceil(log2 n): the rounds of sequential halving over ``n`` candidates."""
     r = 0
@@ -118,13 +118,13 @@ def halving_rounds(n: int) -> int:
     return r
 
 
-@njit(cache=True)
+@kernel
 def round_playouts(budget: int, alive: int, rounds: int) -> int:
     """Playouts each of ``alive`` candidates gets in a round of sequential halving (at least one)."""
     return max(1, budget // (alive * rounds))
 
 
-@njit(cache=True)
+@kernel
 def rank_alive(st, alive: int) -> None:
     """Sort the first ``alive`` candidates (``cands`` with their ``values``) best first, ties keeping their order."""
     cands, values = st.cands, st.values
@@ -137,7 +137,7 @@ def rank_alive(st, alive: int) -> None:
             j -= 1
 
 
-@njit(cache=True)
+@kernel
 def decided(st, alive: int, left: int) -> bool:
     """Whether one of the first ``alive`` candidates leads every other by more win share than ``left`` more
     playouts (each worth at most 1) could make up: it would be the pick whatever they gave."""

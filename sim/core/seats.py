@@ -3,10 +3,10 @@ start in the game's own currency; each game declares them in a row of its Rules 
 
 from __future__ import annotations
 
-from numba import njit
+from sim.core.jit import kernel
 
 
-@njit(cache=True)
+@kernel
 def seat_bonus(rules, seat2_slot: int, seat: int) -> int:
     """The start ``seat`` (0-based) gets: 0 for seat 1, else ``rules[seat2_slot + seat - 1]`` (the seatK_* fields
     sit in a row from seat 2's slot)."""

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.core import config
 from numba.extending import overload
 
+from sim.core.jit import kernel
 from sim.core.names import namespace
 from sim.core.rng import new_state as new_rng
 from sim.core.structs import BORROWED, borrow, struct_handle
@@ -187,19 +188,19 @@ def _copy_array_impl(dst, src):
     return impl
 
 
-@njit(cache=True)
+@kernel
 def save(st, snap) -> None:
     """Save the position of ``st`` into ``snap`` (a handle from :func:`new_snapshot`)."""
     copy_state(snap, st)
 
 
-@njit(cache=True)
+@kernel
 def restore(st, snap) -> None:
     """Put the position saved in ``snap`` back into ``st``."""
     copy_state(st, snap)
 
 
-@njit(cache=True)
+@kernel
 def save_restore(st, snap, n: int) -> None:
     """Save the position of ``st`` and put it back, ``n`` times: what a rollout pays per playout (the bench).
     Through borrowed handles, as the rollout driver copies them (sim/core/play.py ``play_chunk``)."""

@@ -30,10 +30,9 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
-from numba import njit
 from numba.extending import overload
 
-from sim.core.literals import plain
+from sim.core.jit import kernel
 from sim.core.play import bind, checking, end_game, paused, route
 from sim.core.records import P
 from sim.core.state import M, StateLayout
@@ -60,24 +59,24 @@ _PY_HOOKS: dict[type, TurnHooks] = {}
 """Without JIT the state is a plain NamedTuple: its class -> the game's hooks."""
 
 
-@njit(cache=True)
+@kernel
 def _nothing(st, data) -> None:
     """The default ``setup``, ``round_start`` and ``check``: nothing beyond what the core does."""
 
 
-@njit(cache=True)
+@kernel
 def _seat_zero(st, data) -> int:
     """The default ``first_seat``: seat 0 opens every round."""
     return 0
 
 
-@njit(cache=True)
+@kernel
 def _goes_on(st, data) -> int:
     """The default ``round_end``: the game goes on."""
     return GOES_ON
 
 
-@njit(cache=True)
+@kernel
 def _no_finish(st, data, reason: int) -> None:
     """The default ``finish``: nothing beyond the score the game kept."""
 
@@ -132,24 +131,21 @@ def _route(layout: StateLayout, hooks: TurnHooks) -> None:
     """Overload the stubs above for states of this layout to call the game's hooks (and return its constants)."""
     _PY_HOOKS[layout.tuple_type] = hooks
     bound = layout.numba_types
-
-    def ours(st) -> bool:
-        return type(st) in bound
-
     for stub, hook in ((game_turn, hooks.turn), (game_round, hooks.turn), (game_first_seat, hooks.first_seat),
                        (game_round_start, hooks.round_start), (game_round_end, hooks.round_end),
                        (game_check, hooks.check), (game_finish, hooks.finish)):
-        route(stub, hook, ours)
+        route(stub, hook, bound)
     for stub, value in ((round_cap_slot, hooks.cap), (timeout_reason, hooks.timeout),
                         (ranks_by_score, hooks.rank_by_score)):
-        _route_constant(stub, value, ours)
+        _route_constant(stub, value, bound)
 
 
-def _route_constant(stub: Callable, value, ours: Callable) -> None:
-    """Overload a stub of ``(st)`` to return ``value``, a compile-time constant."""
+def _route_constant(stub: Callable, value, state_types: tuple[type, ...]) -> None:
+    """Overload a stub of ``(st)`` for states of the numba types ``state_types`` to return ``value``, a
+    compile-time constant."""
     @overload(stub)
     def _impl(st):
-        return (lambda st: value) if ours(st) else None
+        return (lambda st: value) if type(st) in state_types else None
 
 
 def bind_turns(layout: StateLayout, turn: Callable, *, setup: Callable = _nothing, first_seat: Callable = _seat_zero,
@@ -171,7 +167,7 @@ def bind_rounds(layout: StateLayout, play_round: Callable, *, setup: Callable = 
     bind(layout, setup, play_rounds)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def play_turns(st, data) -> None:
     """The ``play_on`` of a turn-driven game: rounds of turns in seat order from the round's first seat, from
     where the game stands, until a turn or round end ends it or the round cap is reached; returns at a turn start
@@ -198,14 +194,14 @@ def play_turns(st, data) -> None:
         meta[M.seat] = i + 1 if i + 1 < n else 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def turn_seat(st, data) -> int:
     """The seat whose turn it is under :func:`play_turns` (at the end, the seat whose turn ended the game): the
     round's first seat plus the turns taken in the round."""
     return (game_first_seat(st, data) + st.meta[M.seat]) % st.meta[M.n_players]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def play_rounds(st, data) -> None:
     """The ``play_on`` of a round-driven game: whole rounds from where the game stands until one ends it or the
     round cap is reached; returns at a round start when paused."""
@@ -221,7 +217,7 @@ def play_rounds(st, data) -> None:
             return
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def next_round(st, data) -> int:
     """One round of a round-driven game as :func:`play_rounds` plays it: the next round number, then the game's
     round; its end reason or GOES_ON (rule tests play a position's round with it)."""
@@ -229,18 +225,18 @@ def next_round(st, data) -> int:
     return game_round(st, data)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _capped(st) -> bool:
     """Whether the round cap (if the game has one) is reached at a round start."""
     cap_slot = round_cap_slot(st)
     return cap_slot >= 0 and st.meta[M.round] == st.rules[cap_slot]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _over(st, data, reason: int, no_winner: bool) -> None:
     """The end: the game's own columns, the ranking keys (its scores unless it ranks otherwise), then the core's."""
-    game_finish(st, data, plain(reason))
+    game_finish(st, data, reason)
     if ranks_by_score(st):
         for s in range(st.meta[M.n_players]):
             st.keys[s, 0] = st.players[s, P.score]
-    end_game(st, plain(reason), plain(no_winner))
+    end_game(st, reason, no_winner)

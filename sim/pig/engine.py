@@ -3,8 +3,8 @@ driver (sim/core/turns.py) plays the rounds. The banked points live in the ``sco
 
 from __future__ import annotations
 
-from numba import njit
 
+from sim.core.jit import kernel
 from sim.core.options import decide_or_decline
 from sim.core.play import clear_features, event
 from sim.core.records import P
@@ -19,7 +19,7 @@ LAYOUT = compose("PigState", module=__name__)
 """Pig keeps no state of its own: the scores are the ``score`` column, the turn total is local to a turn."""
 
 
-@njit(cache=True)
+@kernel
 def rival_best(st, seat: int) -> int:
     """The most points banked by a seat other than ``seat`` (-1: by any seat)."""
     best = 0
@@ -29,7 +29,7 @@ def rival_best(st, seat: int) -> int:
     return best
 
 
-@njit(cache=True)
+@kernel
 def hold_option(st, seat: int, total: int) -> None:
     """Option 0 of the hold decision: bank ``total``, with the facts a strategy weighs (schema.py)."""
     clear_features(st, D.hold, 1)
@@ -41,7 +41,7 @@ def hold_option(st, seat: int, total: int) -> None:
     st.features[F.rival_progress, 0] = 100.0 * rival / st.rules[R.target]
 
 
-@njit(cache=True)
+@kernel
 def play_turn(st, data, seat: int) -> int:
     """PIG-TURN-1..4: roll until a 1 or a hold; END_TARGET if the hold reaches the target (PIG-END-1)."""
     players = st.players
@@ -67,7 +67,7 @@ def play_turn(st, data, seat: int) -> int:
     return GOES_ON
 
 
-@njit(cache=True)
+@kernel
 def round_end(st, data) -> int:
     """PIG-END-2: with equal turns, the game ends after the round in which a seat reached the target."""
     if st.rules[R.equal_turns] != 0 and rival_best(st, -1) >= st.rules[R.target]:
@@ -75,7 +75,7 @@ def round_end(st, data) -> int:
     return GOES_ON
 
 
-@njit(cache=True)
+@kernel
 def check(st, data) -> None:
     """Checked mode, after every turn: PIG-INV-1 no negative score; PIG-INV-2 (first to the target wins at once) no
     second seat at the target."""

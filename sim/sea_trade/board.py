@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.bits import fill_bits
 from sim.core.graph import UNREACHED, bfs_distances
+from sim.core.jit import kernel
 from sim.core.rng import randint
 from sim.sea_trade.state import BIT_CELLS, DESIRES, DIR_COL, DIR_ROW, LAND, MARKET, N_MARKETS, SEA, SELLS, STALE, State
 from sim.sea_trade.rules import R
@@ -17,7 +17,7 @@ FAR = 99
 """Distance used for an unreachable market in features and records."""
 BLOCKED_PENALTY = 6
 """Extra steps assumed for a market whose sea routes are all cut by pirates or the storm."""
-@njit(cache=True)
+@kernel
 def king_distance(g: int, a: int, b: int) -> int:
     """Chebyshev (king-move) distance between cells a and b on a g-wide grid, from coordinates."""
     dr = abs(a // g - b // g)
@@ -25,7 +25,7 @@ def king_distance(g: int, a: int, b: int) -> int:
     return dr if dr > dc else dc
 
 
-@njit(cache=True)
+@kernel
 def build_geometry(st: State) -> None:
     """Fill the direction table ``nbr`` and the BFS adjacency (8-neighbourhood; ST-SAIL-1, ST-SAIL-5)."""
     rules = st.rules
@@ -56,7 +56,7 @@ def build_geometry(st: State) -> None:
                 ring[c, king[c, b]] |= np.uint64(1) << np.uint64(b)
 
 
-@njit(cache=True)
+@kernel
 def _try_board(st: State) -> bool:
     """One random draw of islands and markets; False if spacing or sea reachability fails."""
     rules = st.rules
@@ -112,7 +112,7 @@ def _try_board(st: State) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def generate_board(st: State) -> int:
     """Draw a legal board (ST-SETUP-1..4), set ``start_dist``; return the attempts used (-1: none legal)."""
     rules = st.rules
@@ -156,7 +156,7 @@ def generate_board(st: State) -> int:
     return attempt
 
 
-@njit(cache=True)
+@kernel
 def set_board_masks(st: State) -> None:
     """The open-sea and water bitboards of the board in ``st.cell`` (grids up to 8x8; call after editing cells)."""
     cell = st.cell
@@ -174,7 +174,7 @@ def set_board_masks(st: State) -> None:
                 masks[MK.sea] |= np.uint64(1) << np.uint64(c)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def ensure_dist(st: State) -> None:
     """Recompute the sea distances to every market (``sea``, ``layers``) if a pirate or the storm moved
     (ST-SAIL-3 obstacles)."""
@@ -183,7 +183,7 @@ def ensure_dist(st: State) -> None:
         _rebuild_dist(st)
 
 
-@njit(cache=True)
+@kernel
 def _rebuild_dist(st: State) -> None:
     """``ensure_dist``'s rebuild: blocked = land, pirates and the storm; BFS from every market; step tables."""
     cell = st.cell
@@ -210,7 +210,7 @@ def _rebuild_dist(st: State) -> None:
     misc[MISC.dist_dirty] = 0
 
 
-@njit(cache=True)
+@kernel
 def market_distances(st: State, out, first: int, last: int) -> None:
     """Fill out[m] for markets first..last-1: steps from market m to every cell avoiding ``st.blocked``.
 
@@ -234,7 +234,7 @@ def market_distances(st: State, out, first: int, last: int) -> None:
         _bit_bfs(open_bits, not_e, not_w, g, market_cell[m], out, m)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def plan_steps(sea, land_dist, m: int, c: int) -> int:
     """Steps a ship on c plans to market m: by sea when open, else the land-only steps plus BLOCKED_PENALTY
     (FAR if none), so the ship still heads for its market (the blockade may move)."""
@@ -245,7 +245,7 @@ def plan_steps(sea, land_dist, m: int, c: int) -> int:
     return land + BLOCKED_PENALTY if land < UNREACHED else FAR
 
 
-@njit(cache=True)
+@kernel
 def _bit_step_tables(st: State) -> None:
     """``sea`` and ``layers`` of every market by bitboard BFS (grids up to 8x8), from scratch on a new board
     (``MK.built`` 0) and else writing only the entries that changed since the last build.
@@ -261,7 +261,7 @@ def _bit_step_tables(st: State) -> None:
     masks[MK.built] = open_bits
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _sea_layers(st: State, m: int, open_bits, fresh: bool) -> None:
     """BFS from market m's space over the water cells, stepping on from the ``open_bits`` ones:
     layers[m, d] = the cells d steps away (then a 0 layer), sea[m, c] = d, FAR for the cells never touched.
@@ -312,7 +312,7 @@ def _sea_layers(st: State, m: int, open_bits, fresh: bool) -> None:
     fill_bits(sea, m, (not_e | not_w) & ~seen if fresh else old_seen & ~seen, FAR)  # cut off
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _neighbours(front, not_e, not_w, g: int):
     """Bitboard of the 8-neighbourhoods of the cells in ``front`` on a g x g grid (with ``not_e``/``not_w``, the
     cells having an east / a west neighbour); may include ``front`` itself."""
@@ -322,7 +322,7 @@ def _neighbours(front, not_e, not_w, g: int):
     return row | (row << s) | (row >> s)  # ... and the rows above and below
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def without_obstacles(bits, pirate, storm: int):
     """The bitboard ``bits`` less the pirates' spaces and the storm's (-1: none)."""
     one = np.uint64(1)
@@ -333,7 +333,7 @@ def without_obstacles(bits, pirate, storm: int):
     return bits
 
 
-@njit(cache=True)
+@kernel
 def _edge_masks(g: int):
     """Bitboards of the cells with an east / a west neighbour on a g x g grid."""
     one = np.uint64(1)
@@ -347,7 +347,7 @@ def _edge_masks(g: int):
     return not_e, not_w
 
 
-@njit(cache=True)
+@kernel
 def _bit_masks(blocked, g: int):
     """Bitboards of the cells not ``blocked`` and of the cells with an east / a west neighbour (g x g grid)."""
     one = np.uint64(1)
@@ -359,7 +359,7 @@ def _bit_masks(blocked, g: int):
     return open_bits, not_e, not_w
 
 
-@njit(cache=True)
+@kernel
 def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, row: int) -> None:
     """Bitboard BFS from ``source`` (which may be blocked) through the cells set in ``open_bits``:
     out[row] = steps to every cell (UNREACHED where none)."""
@@ -379,7 +379,7 @@ def _bit_bfs(open_bits, not_e, not_w, g: int, source: int, out, row: int) -> Non
         fill_bits(out, row, front, d)
 
 
-@njit(cache=True)
+@kernel
 def fill_steps(dist, adj, degree, sea) -> None:
     """Tabulate, for every market m and cell c, sea[m, c]: sea steps to m (FAR if cut off; a ship sharing a
     pirate's space leaves it first), from the BFS distances ``dist`` (grids over 8x8; smaller ones get the same

@@ -8,8 +8,8 @@ must be listed (ST-SAIL-1..5, ST-PIRACY-1..2, ST-TURN-5).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.core.jit import kernel
 from sim.core.play import start_game
 from sim.sea_trade.engine import setup_game
 from sim.sea_trade.moves import pirate_legal, pirate_options, sail_legal, sail_options, storm_legal, storm_options
@@ -17,7 +17,7 @@ from sim.sea_trade.rules import Rules
 from sim.sea_trade.state import CARD_ROW, CARD_WIND0, LAND, SEA
 
 
-@njit(cache=True)
+@kernel
 def scramble(st, seed_cells):
     """A random position: pirates, storm and ships on spaces drawn from ``seed_cells``, every card type in seat
     0's hand."""
@@ -54,7 +54,7 @@ def scramble(st, seed_cells):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _disagreements(st) -> tuple:
     """(pairs where the generators and the predicates disagree, options listed), over sail, pirate and storm
     moves of seat 0."""

@@ -13,11 +13,11 @@ pirate and storm): most calls stop at the guard, and merging each pair measured 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.bits import lowest_bit
 from sim.core.errors import PlaytestError
 from sim.core.graph import UNREACHED
+from sim.core.jit import kernel
 from sim.core.play import checking, decide, event, scored, uses
 from sim.core.rng import shuffle
 from sim.core.seats import seat_bonus
@@ -44,7 +44,7 @@ NOT_YET = -2
 # ----------------------------------------------------------------------------------------------- estimates
 # The helpers below take the arrays they read (not the handle): each decision reads the handle's fields once
 # at its top and passes them down to the loops over options.
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _pass_option(st, decision: int, k: int) -> None:
     """Option k of ``decision`` is the pass / stop / decline: pass = 1, its other features 0.
 
@@ -58,14 +58,14 @@ def _pass_option(st, decision: int, k: int) -> None:
     features[F.pass_, k] = 1.0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _weighs_rivals(st: State, seat: int, decision: int) -> bool:
     """Whether the seat's strategy weighs blocking the others (blocks or blocks_leader) in ``decision``: only
     then are the other players' routes needed."""
     return uses(st, seat, decision, F.blocks) or uses(st, seat, decision, F.blocks_leader)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def leader_gold(gold, n: int, viewer: int) -> int:
     """Most gold held by any of the n players other than ``viewer``."""
     best = -1
@@ -75,7 +75,7 @@ def leader_gold(gold, n: int, viewer: int) -> int:
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def sale_target(rules, sea, land_dist, hold, q: int, at: int) -> int:
     """The market where q's hold fetches the most gold after the distance discount from its ship on ``at``, or -1."""
     desired = rules[R.desired_price]
@@ -99,7 +99,7 @@ def sale_target(rules, sea, land_dist, hold, q: int, at: int) -> int:
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def buy_target(rules, sea, land_dist, hand, hold, gold, q: int, at: int) -> int:
     """The market where q (ship on ``at``) can buy the most of its hand cards (distance-discounted), or -1."""
     room = rules[R.hold_size] - hold_sum(hold, q)
@@ -122,7 +122,7 @@ def buy_target(rules, sea, land_dist, hand, hold, gold, q: int, at: int) -> int:
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def known_sale_target(st: State, q: int) -> int:
     """``sale_target`` of q's ship, cached in ``known_targets`` until q's hold or ship or the distances change."""
     t = st.known_targets[q, 0]
@@ -132,7 +132,7 @@ def known_sale_target(st: State, q: int) -> int:
     return t
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def known_buy_target(st: State, q: int) -> int:
     """``buy_target`` of q's ship, cached like ``known_sale_target``."""
     t = st.known_targets[q, 1]
@@ -142,7 +142,7 @@ def known_buy_target(st: State, q: int) -> int:
     return t
 
 
-@njit(cache=True)
+@kernel
 def check_known_targets(st: State) -> int:
     """Invariant 10 (debug runs): 0 if every cached sale and buy market equals a fresh computation, else 10."""
     rules = st.rules
@@ -165,7 +165,7 @@ def check_known_targets(st: State) -> int:
     return 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def best_value(desired: int, normal: int, sea, land_dist, at: int, c: int, exclude: int) -> float:
     """Best distance-discounted price a ship on ``at`` could get for one card of c at a market but ``exclude``."""
     best = 0.0
@@ -184,7 +184,7 @@ def best_value(desired: int, normal: int, sea, land_dist, at: int, c: int, exclu
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _set_targets(st: State, seat: int, rivals: bool) -> None:
     """Refresh the route target and its current sea distance of the seat and, with ``rivals``, of every other
     player (for the blocking features).
@@ -201,7 +201,7 @@ def _set_targets(st: State, seat: int, rivals: bool) -> None:
         st.target_dist[q] = st.sea[t, st.ship[q]] if t >= 0 else FAR
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _route_bits(layers, ring, t: int, s: int, d: int, g: int):
     """Bitboard of the spaces x != s with sea[t, x] + king[s, x] == d, i.e. on a shortest sea route of a ship
     on s to market t, d sea steps away: the BFS layer j of t meets the ring of radius d - j around s."""
@@ -211,7 +211,7 @@ def _route_bits(layers, ring, t: int, s: int, d: int, g: int):
     return r & ~(np.uint64(1) << np.uint64(s))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _obstacle_features(st: State, k: int, placing: bool, seat: int, lead: int, rivals: bool, bits: bool) -> None:
     """Fill blocks / blocks_leader / self_block / unblock of options 0..k-1 that move an obstacle (needs
     ``_set_targets`` first): storm placements (cell, 0, 0, 0) from the storm's space (-1: none yet) when
@@ -304,7 +304,7 @@ def _obstacle_features(st: State, k: int, placing: bool, seat: int, lead: int, r
                 features[F.unblock, i] = 1.0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _pirate_features(st: State, k: int, seat: int, lead: int, hn: int, exposed: bool, threat: bool) -> None:
     """Fill plunder_cards / plunder_leader / threat_gain / guard of pirate moves 0..k-1 (pirate, card, to, steps).
 
@@ -350,7 +350,7 @@ def _pirate_features(st: State, k: int, seat: int, lead: int, hn: int, exposed: 
 
 
 # ----------------------------------------------------------------------------------------------- decisions
-@njit(cache=True)
+@kernel
 def choose_start_markets(st: State) -> None:
     """ST-SETUP-8: in turn order each player puts its ship on a market no one has taken."""
     rules = st.rules
@@ -380,7 +380,7 @@ def choose_start_markets(st: State) -> None:
         event(st, s, EV.start, m, market_cell[m])
 
 
-@njit(cache=True)
+@kernel
 def sail_decision(st: State, seat: int) -> bool:
     """ST-TURN-2: offer every legal single-card move plus "stop"; apply the pick; False when stopping."""
     rules = st.rules
@@ -445,7 +445,7 @@ def sail_decision(st: State, seat: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def sell_and_buy(st: State, seat: int) -> bool:
     """ST-TRADE-4 then ST-TRADE-2 in a market: sell cards one by one, then buy; True on an instant win."""
     market_at = st.market_at
@@ -456,7 +456,7 @@ def sell_and_buy(st: State, seat: int) -> bool:
     return _trade(st, seat, m)
 
 
-@njit(cache=True)
+@kernel
 def _trade(st: State, seat: int, m: int) -> bool:
     """``sell_and_buy`` for a ship in market m (its own kernel: most stops are at sea and skip these reads)."""
     rules = st.rules
@@ -507,7 +507,7 @@ def _trade(st: State, seat: int, m: int) -> bool:
     return False
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _hold_gain(desired: int, normal: int, t: int, give: int, get: int) -> float:
     """Gain for a player heading to market t of swapping hold card ``give`` for ``get``."""
     if t < 0:
@@ -515,7 +515,7 @@ def _hold_gain(desired: int, normal: int, t: int, give: int, get: int) -> float:
     return float(market_price(desired, normal, t, get) - market_price(desired, normal, t, give))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _put_swaps(st: State, k: int, seat: int, q: int, where: int, tm: int, tq: int, lead: float) -> int:
     """Append as options from row k every swap of one of the seat's commodities for a different one of q's, in
     their holds (``where`` 0) or hands (1), with its gains; return the next free row.
@@ -554,7 +554,7 @@ def _put_swaps(st: State, k: int, seat: int, q: int, where: int, tm: int, tq: in
     return k
 
 
-@njit(cache=True)
+@kernel
 def offer_decision(st: State, seat: int) -> None:
     """ST-TRADE-1: offer one 1-for-1 swap (hold-hold or hand-hand) to an adjacent ship; the partner accepts or not.
 
@@ -571,7 +571,7 @@ def offer_decision(st: State, seat: int) -> None:
             return
 
 
-@njit(cache=True)
+@kernel
 def _offer(st: State, seat: int) -> None:
     """``offer_decision`` once a partner is adjacent (most stops have none and skip these reads)."""
     king = st.king
@@ -638,7 +638,7 @@ def _offer(st: State, seat: int) -> None:
     games[GC.trades] += 1
 
 
-@njit(cache=True)
+@kernel
 def pirate_phase(st: State, seat: int) -> None:
     """ST-TURN-4: move pirates with Wind cards, one card per decision, until the strategy passes."""
     hand = st.hand
@@ -646,7 +646,7 @@ def pirate_phase(st: State, seat: int) -> None:
         _pirate_moves(st, seat)
 
 
-@njit(cache=True)
+@kernel
 def _pirate_moves(st: State, seat: int) -> None:
     """``pirate_phase`` for a seat holding a Wind card (its own kernel: most turns skip these reads)."""
     cell = st.cell
@@ -691,7 +691,7 @@ def _pirate_moves(st: State, seat: int) -> None:
         apply_pirate(st, seat, options[ch, 0], options[ch, 1], options[ch, 2])
 
 
-@njit(cache=True)
+@kernel
 def storm_phase(st: State, seat: int) -> None:
     """ST-TURN-5: optionally play one Storm card onto an empty space (every empty space is an option)."""
     hand = st.hand
@@ -699,7 +699,7 @@ def storm_phase(st: State, seat: int) -> None:
         _storm_move(st, seat)
 
 
-@njit(cache=True)
+@kernel
 def _storm_move(st: State, seat: int) -> None:
     """``storm_phase`` for a seat holding a Storm card (its own kernel: most turns skip these reads)."""
     rules = st.rules
@@ -754,7 +754,7 @@ def _storm_move(st: State, seat: int) -> None:
 
 
 # ----------------------------------------------------------------------------------------------- turns, games
-@njit(cache=True)
+@kernel
 def play_turn(st: State, data, seat: int) -> int:
     """One turn (ST-TURN-1..6); END_WIN if the seat reached the winning gold during it (ST-END-1), else GOES_ON."""
     rules = st.rules
@@ -785,7 +785,7 @@ def play_turn(st: State, data, seat: int) -> int:
     return GOES_ON
 
 
-@njit(cache=True)
+@kernel
 def setup_game(st: State, data) -> None:
     """ST-SETUP-1..9 (hook: the core has seeded the generator, seated the strategies and cleared the records)."""
     rules = st.rules
@@ -841,7 +841,7 @@ def setup_game(st: State, data) -> None:
     choose_start_markets(st)
 
 
-@njit(cache=True)
+@kernel
 def round_end(st: State, data) -> int:
     """Record each seat's gold after rounds 10 and 20 (gold_r10, gold_r20); the game goes on."""
     rnd = st.meta[M.round]
@@ -852,7 +852,7 @@ def round_end(st: State, data) -> int:
     return GOES_ON
 
 
-@njit(cache=True)
+@kernel
 def finish(st: State, data, reason: int) -> None:
     """End of the game: ST-END-1 (the seat whose turn it was reached the winning gold) or ST-END-2 (the round cap,
     nobody wins). Ranked by (is the winner, gold); gold is the score."""
@@ -878,7 +878,7 @@ def finish(st: State, data, reason: int) -> None:
         st.keys[s, 1] = gold[s]
 
 
-@njit(cache=True)
+@kernel
 def assert_invariants(st: State, data) -> None:
     """Checked mode, after every turn: raise AssertionError("ST-INV-n: ...") for the first broken invariant."""
     code = check_invariants(st, st.deck.shape[0])

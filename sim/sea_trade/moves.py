@@ -7,10 +7,10 @@ legality independently from coordinates, so the tests can check that both agree 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.bits import lowest_bit
 from sim.core.deck import discard_card, draw
+from sim.core.jit import kernel
 from sim.core.play import event
 from sim.core.state import M
 from sim.sea_trade.board import king_distance, without_obstacles
@@ -21,7 +21,7 @@ from sim.sea_trade.rules import R
 from sim.sea_trade.state import EV, MISC, MK
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def hold_sum(hold, seat: int) -> int:
     """Commodity cards in the seat's hold."""
     s = 0
@@ -30,7 +30,7 @@ def hold_sum(hold, seat: int) -> int:
     return s
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def hand_sum(hand, seat: int) -> int:
     """Cards in the seat's hand."""
     s = 0
@@ -39,7 +39,7 @@ def hand_sum(hand, seat: int) -> int:
     return s
 
 
-@njit(cache=True)
+@kernel
 def ship_at(st: State, c: int, exclude: int) -> int:
     """Number of player ships on cell c, not counting seat ``exclude`` (-1: count all)."""
     ship = st.ship
@@ -50,7 +50,7 @@ def ship_at(st: State, c: int, exclude: int) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def ship_can_enter(st: State, c: int) -> bool:
     """ST-SAIL-3: a ship may not enter land, the storm or a pirate ship's space."""
     cell = st.cell
@@ -59,7 +59,7 @@ def ship_can_enter(st: State, c: int) -> bool:
     return cell[c] != LAND and c != storm[0] and pirate_at[c] < 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def held_bits(counts, q: int, first: int, n: int) -> int:
     """Which of the n card types first..first+n-1 q has at least one of in ``counts`` (a hand or a hold), as bits
     (bit i: type first + i), for loops over held types only: iterated with lowest_bit in ascending order, like
@@ -70,20 +70,20 @@ def held_bits(counts, q: int, first: int, n: int) -> int:
     return held
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def held_winds(hand, seat: int) -> int:
     """The Wind directions in the seat's hand as bits (bit d: a Wind d card)."""
     return held_bits(hand, seat, CARD_WIND0, 8)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def forget_targets(known_targets, q: int) -> None:
     """Player q's ship, hand, hold or gold changed: its cached sale and buy markets must be recomputed."""
     known_targets[q, 0] = STALE
     known_targets[q, 1] = STALE
 
 
-@njit(cache=True)
+@kernel
 def sail_options(st: State, seat: int, k: int) -> int:
     """Append the seat's legal sail moves as (card, to, steps, direction) from option row k; return the end row.
 
@@ -120,7 +120,7 @@ def sail_options(st: State, seat: int, k: int) -> int:
     return k
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _put_option(options, k: int, legal: bool, a: int, b: int, c: int, d: int) -> int:
     """Write option row k = (a, b, c, d) and return the next free row: k + 1 if ``legal``, else k (the row is
     scratch for the next candidate). Enumerating without a branch per candidate spares the mispredictions of
@@ -136,7 +136,7 @@ def _put_option(options, k: int, legal: bool, a: int, b: int, c: int, d: int) ->
     return k + legal
 
 
-@njit(cache=True)
+@kernel
 def _line_steps(g: int, frm: int, to: int, d: int) -> int:
     """k if ``to`` is exactly k >= 1 steps from ``frm`` in direction d, else 0."""
     dr = to // g - frm // g
@@ -147,7 +147,7 @@ def _line_steps(g: int, frm: int, to: int, d: int) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def sail_legal(st: State, frm: int, card: int, to: int) -> bool:
     """Rule check, independent of ``sail_options``: may a ship on ``frm`` play ``card`` to end on ``to``?"""
     rules = st.rules
@@ -172,7 +172,7 @@ def sail_legal(st: State, frm: int, card: int, to: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def apply_sail(st: State, seat: int, card: int, to: int, steps: int) -> None:
     """Play a Row or Wind card to move the seat's ship (ST-TURN-2); the card goes to the discard (ST-TURN-6)."""
     ship = st.ship
@@ -191,7 +191,7 @@ def apply_sail(st: State, seat: int, card: int, to: int, steps: int) -> None:
         players[seat, PC.wind_played] += 1
 
 
-@njit(cache=True)
+@kernel
 def pirate_options(st: State, seat: int, k: int) -> int:
     """Append legal pirate moves as (pirate, card, to, steps) from row k; return the end row (ST-TURN-4).
 
@@ -225,7 +225,7 @@ def pirate_options(st: State, seat: int, k: int) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def pirate_legal(st: State, seat: int, p: int, card: int, to: int) -> bool:
     """Rule check, independent of ``pirate_options``: may ``seat`` play ``card`` to move pirate p onto ``to``?"""
     rules = st.rules
@@ -250,7 +250,7 @@ def pirate_legal(st: State, seat: int, p: int, card: int, to: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def apply_pirate(st: State, seat: int, p: int, card: int, to: int) -> int:
     """Move pirate p with a Wind card; plunder every other player's ship on ``to``; return ships plundered.
 
@@ -296,7 +296,7 @@ def apply_pirate(st: State, seat: int, p: int, card: int, to: int) -> int:
     return victims
 
 
-@njit(cache=True)
+@kernel
 def storm_options(st: State, k: int) -> int:
     """Append every space the storm may be placed on (ST-TURN-5) as (cell, 0, 0, 0); return the end row.
 
@@ -339,7 +339,7 @@ def storm_options(st: State, k: int) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def storm_legal(st: State, c: int) -> bool:
     """Rule check: an empty space (no land, market, ship, pirate; not the current storm) can take the storm."""
     cell = st.cell
@@ -350,7 +350,7 @@ def storm_legal(st: State, c: int) -> bool:
     return cell[c] == SEA and pirate_at[c] < 0 and ship_at(st, c, -1) == 0
 
 
-@njit(cache=True)
+@kernel
 def apply_storm(st: State, seat: int, c: int) -> None:
     """Play a Storm card: the storm moves to c, the previous one is removed (ST-TURN-5, ST-TURN-6)."""
     storm = st.storm
@@ -369,14 +369,14 @@ def apply_storm(st: State, seat: int, c: int) -> None:
     misc[MISC.dist_dirty] = 1
 
 
-@njit(cache=True)
+@kernel
 def price(st: State, m: int, c: int) -> int:
     """ST-TRADE-4: what market m pays for commodity c: 0 (refused) for its own, desired or normal price."""
     rules = st.rules
     return market_price(rules[R.desired_price], rules[R.sell_price], m, c)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def market_price(desired: int, normal: int, m: int, c: int) -> int:
     """``price`` from the two price rules as numbers (no array argument: free to call in loops; ST-TRADE-4)."""
     if SELLS[m] == c:
@@ -386,7 +386,7 @@ def market_price(desired: int, normal: int, m: int, c: int) -> int:
     return normal
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def hold_value(desired: int, normal: int, hold, q: int, m: int, total: int) -> int:
     """Gold q's whole hold (``total`` cards) fetches at market m: ``market_price`` summed per card, in O(1)
     (the market pays nothing for its own commodity, ``desired`` for the one it desires, ``normal`` otherwise)."""
@@ -395,7 +395,7 @@ def hold_value(desired: int, normal: int, hold, q: int, m: int, total: int) -> i
     return normal * (total - own - wanted) + desired * wanted
 
 
-@njit(cache=True)
+@kernel
 def market_here(st: State, seat: int) -> int:
     """The market the seat's ship is in, or -1."""
     market_at = st.market_at
@@ -403,7 +403,7 @@ def market_here(st: State, seat: int) -> int:
     return market_at[ship[seat]]
 
 
-@njit(cache=True)
+@kernel
 def max_buy(st: State, seat: int) -> int:
     """ST-TRADE-2/3: cards of the market's own commodity the seat can buy now (hand, hold room, gold)."""
     rules = st.rules
@@ -415,7 +415,7 @@ def max_buy(st: State, seat: int) -> int:
     return buy_limit(rules, hand, hold, gold, market_at[ship[seat]], seat)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def buy_limit(rules, hand, hold, gold, m: int, seat: int) -> int:
     """``max_buy`` on the arrays, for the seat's ship in market m (-1: none): ST-TRADE-2/3."""
     if m < 0:
@@ -431,7 +431,7 @@ def buy_limit(rules, hand, hold, gold, m: int, seat: int) -> int:
     return k if k > 0 else 0
 
 
-@njit(cache=True)
+@kernel
 def apply_buy(st: State, seat: int, k: int) -> None:
     """Pay buy_price per card to move k cards of the market's commodity from hand to hold (ST-TRADE-2)."""
     rules = st.rules
@@ -449,7 +449,7 @@ def apply_buy(st: State, seat: int, k: int) -> None:
     event(st, seat, EV.buy, c, k, cost, gold[seat])
 
 
-@njit(cache=True)
+@kernel
 def apply_sell(st: State, seat: int, c: int) -> bool:
     """Sell one hold card of commodity c here (ST-TRADE-4, card to discard); True if it wins (ST-END-1)."""
     rules = st.rules
@@ -470,7 +470,7 @@ def apply_sell(st: State, seat: int, c: int) -> bool:
     return gold[seat] >= rules[R.win_gold]
 
 
-@njit(cache=True)
+@kernel
 def draw_card(st: State, seat: int) -> int:
     """ST-TURN-1: draw one card into the seat's hand, reshuffling the discard pile when the deck is empty."""
     hand = st.hand
@@ -489,7 +489,7 @@ def draw_card(st: State, seat: int) -> int:
     return card
 
 
-@njit(cache=True)
+@kernel
 def card_total(st: State) -> int:
     """Cards in deck, discard pile, hands and holds (58 by default: conservation invariant)."""
     piles = st.piles
@@ -499,7 +499,7 @@ def card_total(st: State) -> int:
     return s
 
 
-@njit(cache=True)
+@kernel
 def check_invariants(st: State, deck_size: int) -> int:
     """0 if the position is consistent, else a code naming the first broken invariant (see INVARIANTS)."""
     rules = st.rules

@@ -9,8 +9,8 @@ applies the SW-DEC-14 literal reading of the tax tiles).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.core.jit import kernel
 from sim.core.play import event
 from sim.core.rng import shuffle
 from sim.seven_wonders.data import AGE, MAN_MASK, N_TILES, RAW_MASK, TILE_KIND, Data
@@ -23,7 +23,7 @@ from sim.seven_wonders.state import TE, TREC, GS, State
 N_SLOTS = 4
 
 
-@njit(cache=True)
+@kernel
 def effect_of(rules: np.ndarray, t: int) -> int:
     """The tile whose printed effect tile t carries: 2 <-> 15 under ``tiles_2_15_swapped`` (SW-DEC-15)."""
     if rules[R.tiles_2_15_swapped]:
@@ -34,7 +34,7 @@ def effect_of(rules: np.ndarray, t: int) -> int:
     return t
 
 
-@njit(cache=True)
+@kernel
 def trigger_of(data: Data, rules: np.ndarray, t: int) -> int:
     """TR bits of tile t's effect; a tax tile reads its literal trigger under ``tax_tiles_literal`` (SW-DEC-14)."""
     e = effect_of(rules, t)
@@ -43,12 +43,12 @@ def trigger_of(data: Data, rules: np.ndarray, t: int) -> int:
     return data.tile_trigger[e]
 
 
-@njit(cache=True)
+@kernel
 def _amount(data: Data, e: int, age: int) -> int:
     return age if data.tile_amount[e] == AGE else data.tile_amount[e]
 
 
-@njit(cache=True)
+@kernel
 def active_kind(st: State, data: Data, rules: np.ndarray, kind: int, triggers: int) -> int:
     """Active tiles of ``kind`` whose trigger meets ``triggers`` (any bit; 0 = ignore triggers) (BABEL-ACTIVE-1)."""
     count = 0
@@ -60,7 +60,7 @@ def active_kind(st: State, data: Data, rules: np.ndarray, kind: int, triggers: i
     return count
 
 
-@njit(cache=True)
+@kernel
 def coins_for(st: State, data: Data, rules: np.ndarray, kind: int, triggers: int, age: int) -> int:
     """Sum of the amounts of the active tiles of ``kind`` met by ``triggers``: taxes (BABEL-TILE-1 / BABEL-TILE-6 /
     BABEL-TILE-13 / BABEL-TILE-16, one per tile, SW-DEC-9) and subsidies (BABEL-TILE-5 / BABEL-TILE-14 /
@@ -75,7 +75,7 @@ def coins_for(st: State, data: Data, rules: np.ndarray, kind: int, triggers: int
     return total
 
 
-@njit(cache=True)
+@kernel
 def coins_per_unit(st: State, data: Data, rules: np.ndarray, triggers: int) -> int:
     """BABEL-TILE-8 / BABEL-TILE-23: coins per resource symbol when an active tile forbids resources for this build,
     else -1."""
@@ -88,7 +88,7 @@ def coins_per_unit(st: State, data: Data, rules: np.ndarray, triggers: int) -> i
     return -1
 
 
-@njit(cache=True)
+@kernel
 def victory_value(st: State, data: Data, rules: np.ndarray, value: int) -> int:
     """BABEL-TILE-19 (and BABEL-TILE-GP): the Victory token actually taken for one worth ``value``."""
     for k in range(N_SLOTS):
@@ -100,7 +100,7 @@ def victory_value(st: State, data: Data, rules: np.ndarray, value: int) -> int:
     return value
 
 
-@njit(cache=True)
+@kernel
 def defeat_copies(st: State, data: Data, rules: np.ndarray, value: int) -> int:
     """BABEL-TILE-22 (and BABEL-TILE-GP): how many Defeat tokens a player takes for one worth -``value``."""
     copies = 1
@@ -114,7 +114,7 @@ def defeat_copies(st: State, data: Data, rules: np.ndarray, value: int) -> int:
     return copies
 
 
-@njit(cache=True)
+@kernel
 def refresh_tiles(st: State, data: Data, rules: np.ndarray) -> None:
     """Recompute tile_on, the trade deltas (BABEL-TILE-9 / BABEL-TILE-10 / BABEL-TILE-11 / BABEL-TILE-12) and every
     production view (BABEL-TILE-3/4/17/18/20/21)."""
@@ -137,7 +137,7 @@ def refresh_tiles(st: State, data: Data, rules: np.ndarray) -> None:
         st.pver[p] += 1  # trade prices may have changed (tiles 9-12): every cached trade cost is stale
 
 
-@njit(cache=True)
+@kernel
 def place_tile(st: State, data: Data, t: int) -> None:
     """BABEL-PLACE-2: the first tile fills the starting slot, later ones the next slot clockwise; when every slot is
     full the next tile covers the earliest-placed visible tile (slots cycle, so that is the next one). Slots by player
@@ -156,7 +156,7 @@ def place_tile(st: State, data: Data, t: int) -> None:
     st.g[GS.babel_next] = (k + 1) % n_slots
 
 
-@njit(cache=True)
+@kernel
 def place_due_tiles(st: State, data: Data, rules: np.ndarray) -> int:
     """BABEL-PLACE-1 / BABEL-PLACE-3: at the very end of a turn, place the tiles built this turn in ascending printed
     number, then refresh what is active (BABEL-ACTIVE-2). Returns the number placed."""
@@ -173,7 +173,7 @@ def place_due_tiles(st: State, data: Data, rules: np.ndarray) -> int:
     return placed
 
 
-@njit(cache=True)
+@kernel
 def deal_tiles(st: State, rules: np.ndarray) -> None:
     """BABEL-SETUP-2: shuffle the 24 tiles and deal 3 face down to each player; the rest stay unseen. The Free City
     receives none (BABEL-2P-1)."""
@@ -188,7 +188,7 @@ def deal_tiles(st: State, rules: np.ndarray) -> None:
         st.tiles_built[p] = 0
 
 
-@njit(cache=True)
+@kernel
 def tile_draft_options(st: State, p: int) -> int:
     """BABEL-SETUP-3: the tiles in front of p to keep (option i = pool position); returns how many."""
     n_opt = 0
@@ -199,13 +199,13 @@ def tile_draft_options(st: State, p: int) -> int:
     return n_opt
 
 
-@njit(cache=True)
+@kernel
 def keep_is_legal(st: State, p: int, j: int) -> bool:
     """Predicate for BABEL-SETUP-3: pool position j holds a tile in front of p."""
     return 0 <= j < 3 and st.tile_pool[p, j] >= 0
 
 
-@njit(cache=True)
+@kernel
 def keep_tile(st: State, p: int, j: int) -> None:
     """BABEL-SETUP-3: p secretly keeps the tile at pool position j."""
     k = 0
@@ -215,7 +215,7 @@ def keep_tile(st: State, p: int, j: int) -> None:
     st.tile_pool[p, j] = -1
 
 
-@njit(cache=True)
+@kernel
 def pass_tiles_right(st: State) -> None:
     """BABEL-SETUP-3: every pool goes to the right neighbour (each player receives from his left); a pool of one tile is
     then taken as the third tile. The circle is the players': with two, each passes to the other (BABEL-2P-1)."""
@@ -237,7 +237,7 @@ def pass_tiles_right(st: State) -> None:
                     keep_tile(st, p, j)
 
 
-@njit(cache=True)
+@kernel
 def babel_vp(st: State, data: Data, p: int) -> int:
     """BABEL-SCORE-1: 2 / 5 / 10 VP for 1 / 2 / 3 tiles built."""
     return data.babel_vp[st.tiles_built[p]]

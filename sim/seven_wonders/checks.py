@@ -13,16 +13,16 @@ and keeps a card, and the Free City's uses listed by ``fc_options`` are exactly 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core import play as protocol
+from sim.core.jit import kernel
 from sim.core.state import M
 from sim.seven_wonders import babel, free_city, projects, turn
 from sim.seven_wonders.rules import Rules
 from sim.seven_wonders.state import GS
 
 
-@njit(cache=True)
+@kernel
 def listed(st, n_opt: int, a: int, b: int, c: int, e: int) -> bool:
     """(a, b, c, e) is among the first n_opt option rows."""
     for i in range(n_opt):
@@ -31,7 +31,7 @@ def listed(st, n_opt: int, a: int, b: int, c: int, e: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def check_turn(st, d, rules, p: int) -> int:
     n_opt = turn.turn_options(st, d, rules, p)
     checked = 0
@@ -46,7 +46,7 @@ def check_turn(st, d, rules, p: int) -> int:
     return checked
 
 
-@njit(cache=True)
+@kernel
 def check_penalty(st, d, rules, p: int) -> int:
     n_opt = projects.penalty_options(st, d, rules, p)
     checked = 0
@@ -62,7 +62,7 @@ def check_penalty(st, d, rules, p: int) -> int:
     return checked
 
 
-@njit(cache=True)
+@kernel
 def check_hali(st, d, rules, p: int) -> int:
     """With a build pending: every listed pile build is legal and every legal (card, participation) is listed."""
     st.pending[p] += 1
@@ -84,7 +84,7 @@ def check_hali(st, d, rules, p: int) -> int:
     return checked
 
 
-@njit(cache=True)
+@kernel
 def check_free_city(st, d, rules) -> int:
     """SW-2P-4 at a 2-player turn start: the holder draws and keeps his first card; the Free City's listed uses of his
     other cards are exactly the legal ones (the position is thrown away afterwards)."""
@@ -104,7 +104,7 @@ def check_free_city(st, d, rules) -> int:
     return checked
 
 
-@njit(cache=True)
+@kernel
 def check_position(st, d) -> int:
     rules = st.rules
     checked = 0

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from numba import njit
 
+from sim.core.jit import kernel
 from sim.seven_wonders.data import SCI_ANY, Data
 from sim.seven_wonders.state import MAX_CITY, State
 
 
-@njit(cache=True)
+@kernel
 def add_structure(st: State, data: Data, p: int, c: int) -> None:
     """SW-ACT-1: card c enters p's city: its name (SW-ACT-4, SW-CHAIN-1), colour, shields (SW-MIL-1) and
     science symbol (SW-SCI-1 / SW-SCI-2) count from now on. Coins and production are handled by the caller."""
@@ -23,7 +23,7 @@ def add_structure(st: State, data: Data, p: int, c: int) -> None:
         st.science[p, sym if sym < SCI_ANY else 3] += 1
 
 
-@njit(cache=True)
+@kernel
 def remove_structure(st: State, data: Data, p: int, i: int) -> int:
     """Take the i-th structure out of p's city (BABEL-GP-14 lose-card penalty); return its card id."""
     c = st.city[p, i]
@@ -40,7 +40,7 @@ def remove_structure(st: State, data: Data, p: int, i: int) -> int:
     return c
 
 
-@njit(cache=True)
+@kernel
 def add_stage(st: State, data: Data, p: int) -> int:
     """SW-ACT-2 / SW-WONDER-1 / SW-WONDER-2: p's next stage is built; shields and the wild symbol count from now on.
     Returns the stage index. Its coins and special action are handled by the caller."""
@@ -54,7 +54,7 @@ def add_stage(st: State, data: Data, p: int) -> int:
     return j
 
 
-@njit(cache=True)
+@kernel
 def count_cards(st: State, p: int, colors: int) -> int:
     """Structures in p's city whose colour is in the colour mask."""
     total = 0

@@ -19,8 +19,8 @@ tiles built per player and tiles built = tiles marked built.
 
 from __future__ import annotations
 
-from numba import njit
 
+from sim.core.jit import kernel
 from sim.core.play import checking, clear_features, decide, event, scored
 from sim.core.state import M
 from sim.core.turns import GOES_ON, bind_rounds
@@ -39,7 +39,7 @@ from sim.seven_wonders.turn import ACT, MODE, PART_NONE
 
 
 # ------------------------------------------------------------------------------------------------ features
-@njit(cache=True)
+@kernel
 def science_gain(st, rules, p: int, sym: int) -> int:
     """Science VP p gains from one more symbol (0..2, or SCI_ANY a wild) (SW-SCI-1 / SW-SCI-2)."""
     c, g, t, w = st.science[p, 0], st.science[p, 1], st.science[p, 2], st.science[p, 3]
@@ -56,7 +56,7 @@ def science_gain(st, rules, p: int, sym: int) -> int:
     return science_points(c, g, t, w, vp) - before
 
 
-@njit(cache=True)
+@kernel
 def overtakes(st, p: int, gain: int) -> int:
     """Neighbours whose military strength p would reach or pass with ``gain`` more shields (from below or equal)."""
     k = 0
@@ -69,7 +69,7 @@ def overtakes(st, p: int, gain: int) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def card_value(st, d: Data, rules, p: int, c: int, f0: int, i: int) -> None:
     """The card-value block of structure c for p (schema.CARD_VALUE) into features f0.. of option i."""
     fe = st.features
@@ -86,7 +86,7 @@ def card_value(st, d: Data, rules, p: int, c: int, f0: int, i: int) -> None:
     fe[f0 + 5, i] = d.card_pe_vp[c] * count
 
 
-@njit(cache=True)
+@kernel
 def stage_value(st, d: Data, rules, p: int, f0: int, i: int) -> None:
     """The card-value block of p's next Wonder stage into features f0.. of option i."""
     fe = st.features
@@ -98,7 +98,7 @@ def stage_value(st, d: Data, rules, p: int, f0: int, i: int) -> None:
     fe[f0 + 4, i] = 1 if d.stage_choice[w, s, j] != 0 else 0
 
 
-@njit(cache=True)
+@kernel
 def fill_turn_features(st, d: Data, rules, p: int, n_opt: int) -> None:
     """Features of the uses of p's cards (turn decision)."""
     clear_features(st, D.turn, n_opt)
@@ -138,7 +138,7 @@ def fill_turn_features(st, d: Data, rules, p: int, n_opt: int) -> None:
             fe[F.tu_tile_vp, i] = d.babel_vp[k + 1] - d.babel_vp[k]
 
 
-@njit(cache=True)
+@kernel
 def fill_draft_features(st, d: Data, rules, p: int, n_opt: int) -> None:
     """Features of the tiles p may keep (tile_draft decision), from each tile's effect kind."""
     clear_features(st, D.tile_draft, n_opt)
@@ -165,7 +165,7 @@ def fill_draft_features(st, d: Data, rules, p: int, n_opt: int) -> None:
             fe[F.td_military, i] = 1.0
 
 
-@njit(cache=True)
+@kernel
 def fill_hali_features(st, d: Data, rules, p: int, n_opt: int) -> None:
     """Features of the Halikarnassos builds (option 0 declines)."""
     clear_features(st, D.halikarnassos, n_opt)
@@ -178,7 +178,7 @@ def fill_hali_features(st, d: Data, rules, p: int, n_opt: int) -> None:
         fe[F.ha_part, i] = 1.0 if st.options[i, 3] != PART_NONE else 0.0
 
 
-@njit(cache=True)
+@kernel
 def fill_penalty_features(st, d: Data, rules, p: int, n_opt: int) -> None:
     """Features of the ways to bear a failed project's penalty."""
     clear_features(st, D.penalty, n_opt)
@@ -201,7 +201,7 @@ def fill_penalty_features(st, d: Data, rules, p: int, n_opt: int) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ decisions
-@njit(cache=True)
+@kernel
 def choose_use(st, d: Data, p: int, n_opt: int) -> None:
     """p's turn decision over the n_opt listed uses, then the payment plan when two equally cheap plans pay the
     neighbours differently (SW-DEC-1), recorded as p's secret pick (apply_paid)."""
@@ -233,7 +233,7 @@ def choose_use(st, d: Data, p: int, n_opt: int) -> None:
     turn.apply_paid(st, d, rules, p, i, prefer)
 
 
-@njit(cache=True)
+@kernel
 def count_pick(st, d: Data, p: int) -> None:
     """Records and the trace for p's pick, before it resolves."""
     act, slot, extra, part = st.pick[p, 0], st.pick[p, 1], st.pick[p, 2], st.pick[p, 3]
@@ -255,7 +255,7 @@ def count_pick(st, d: Data, p: int) -> None:
         st.stat[p, ST.tile_discards] += 1
 
 
-@njit(cache=True)
+@kernel
 def count_trade(st, p: int) -> None:
     """Records and the trace for the neighbours' share of p's recorded payment (st.paid): a turn's pick or a
     Halikarnassos build (SW-TRADE-1)."""
@@ -266,7 +266,7 @@ def count_trade(st, p: int) -> None:
     st.stat[neighbour(st, p, 1), ST.traded_in] += st.paid[p, 2]
 
 
-@njit(cache=True)
+@kernel
 def halikarnassos(st, d: Data, p: int) -> None:
     """SW-WONDER-4: each pending build from the discard pile (or none), decided and played at once; the Free City's
     by the Free City card's holder (free_city decision, SW-2P-4)."""
@@ -296,7 +296,7 @@ def halikarnassos(st, d: Data, p: int) -> None:
                 st.stat[p, ST.gp_tokens] += 1
 
 
-@njit(cache=True)
+@kernel
 def play_turn(st, d: Data) -> None:
     """One turn (BABEL-SEQ-1): secret picks on the start-of-turn state, resolved together (SW-TURN-4); in the
     Age's last turn Babylon B's 7th card and the last discards (SW-WONDER-5, SW-TURN-3, SW-DEC-4); Halikarnassos;
@@ -331,7 +331,7 @@ def play_turn(st, d: Data) -> None:
         check_turn(st)
 
 
-@njit(cache=True)
+@kernel
 def two_player_picks(st, d: Data) -> None:
     """SW-2P-2: the holder of the Free City card draws the pile's top card and picks his own card, the other player
     his; then the holder picks the Free City's card and use among his other cards (SW-2P-4) and, for a paid build,
@@ -361,7 +361,7 @@ def two_player_picks(st, d: Data) -> None:
     free_city.give_card(st, d, rules, h, act, slot, extra, prefer)
 
 
-@njit(cache=True)
+@kernel
 def fill_fc_features(st, d: Data, rules, h: int, n_opt: int, value0: int) -> None:
     """Features of the Free City's options for its controller h (free_city decision): the use, its cost, the
     card-value block already filled from ``value0`` on (turn or halikarnassos features, for the Free City), and
@@ -385,7 +385,7 @@ def fill_fc_features(st, d: Data, rules, h: int, n_opt: int, value0: int) -> Non
 
 
 # ------------------------------------------------------------------------------------------------ invariants
-@njit(cache=True)
+@kernel
 def check_turn(st) -> None:
     """SW-INV-1 (cards conserved) and SW-INV-2 (coins >= 0) after a turn."""
     n = st.g[GS.n]
@@ -398,7 +398,7 @@ def check_turn(st) -> None:
         raise AssertionError("SW-INV-1: cards not conserved (hands + cities + discards + stages + removed != dealt)")
 
 
-@njit(cache=True)
+@kernel
 def check_age_end(st, d: Data) -> None:
     """BABEL-INV-1 (tokens returned) and BABEL-INV-2 (tiles) at the end of an Age, with SW-INV-1 / SW-INV-2."""
     check_turn(st)
@@ -420,7 +420,7 @@ def check_age_end(st, d: Data) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ phases
-@njit(cache=True)
+@kernel
 def tile_draft(st, d: Data) -> None:
     """BABEL-SETUP-3: keep 1 of 3, pass right; keep 1 of 2, pass right; take the last (the players only:
     BABEL-2P-1)."""
@@ -437,7 +437,7 @@ def tile_draft(st, d: Data) -> None:
         babel.pass_tiles_right(st)
 
 
-@njit(cache=True)
+@kernel
 def resolve_project(st, d: Data) -> None:
     """BABEL-GP-9 / BABEL-GP-10 / BABEL-GP-11: success -> rewards per token; failure -> each player without a token
     bears the penalty (choosing how, where the penalty leaves a choice) or takes the Defeat token."""
@@ -479,7 +479,7 @@ def resolve_project(st, d: Data) -> None:
         projects.apply_penalty(st, d, rules, p, i, age)
 
 
-@njit(cache=True)
+@kernel
 def age_end(st, d: Data) -> None:
     """BABEL-SEQ-1: project resolution, then military (SW-MIL-2), then the tokens return (BABEL-GP-12)."""
     rules = st.rules
@@ -501,7 +501,7 @@ def age_end(st, d: Data) -> None:
         check_age_end(st, d)
 
 
-@njit(cache=True)
+@kernel
 def final_scoring(st, d: Data, reason: int) -> None:
     """SW-END-1 / SW-END-2: each player's score by source, the ranking keys (total, then coins) and the records; the
     Free City's score goes to the game record only: it never wins (SW-2P-3)."""
@@ -550,7 +550,7 @@ def final_scoring(st, d: Data, reason: int) -> None:
     event(st, -1, EV.end)
 
 
-@njit(cache=True)
+@kernel
 def free_city_record(st, d: Data, g) -> None:
     """The Free City's columns of the game record (SW-2P-3): its board, score and what it did; -1 / 0 without one."""
     fc = fc_seat(st)
@@ -572,7 +572,7 @@ def free_city_record(st, d: Data, g) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ hooks
-@njit(cache=True)
+@kernel
 def start_age(st, d: Data) -> None:
     """The Age's project revealed and its hands dealt (BABEL-GP-1, SW-SETUP-3)."""
     setup.start_age(st, d, st.rules, st.g[GS.age])
@@ -581,7 +581,7 @@ def start_age(st, d: Data) -> None:
     event(st, -1, EV.age, st.g[GS.age], st.g[GS.gp], st.g[GS.gp_tokens])
 
 
-@njit(cache=True)
+@kernel
 def setup_game(st, d: Data) -> None:
     """SW-SETUP-1 and BABEL-SETUP-2: boards, sides, coins and the tiles dealt; the tile draft (BABEL-SETUP-3) and
     the start of Age I."""
@@ -595,7 +595,7 @@ def setup_game(st, d: Data) -> None:
     start_age(st, d)
 
 
-@njit(cache=True)
+@kernel
 def play_round(st, d: Data) -> int:
     """One game turn; after the Age's last, the Age's end and the next Age's start, or END_AGE_THREE."""
     play_turn(st, d)

@@ -17,8 +17,8 @@ BABEL-GP-16); it takes part in military and is counted by neighbours' effects (S
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.core.jit import kernel
 from sim.seven_wonders.data import N_RES, Data
 from sim.seven_wonders.payment import STRICT, neighbour, unit_price
 from sim.seven_wonders.rules import R
@@ -28,14 +28,14 @@ from sim.seven_wonders.turn import ACT, MODE, apply_paid, discard_build_options,
     price_with
 
 
-@njit(cache=True)
+@kernel
 def start_age(st: State) -> None:
     """SW-DEC-26: Ages I and III start with the Free City card at the player on its left (seat 0, whose right
     neighbour it is), Age II at the player on its right (seat 1)."""
     st.g[GS.fc_holder] = 1 if st.g[GS.age] == 2 else 0
 
 
-@njit(cache=True)
+@kernel
 def draw(st: State) -> None:
     """SW-2P-2: the holder draws the top card of the Free City's pile into his own hand."""
     h = st.g[GS.fc_holder]
@@ -46,7 +46,7 @@ def draw(st: State) -> None:
     st.hand_n[FREE_CITY] = top
 
 
-@njit(cache=True)
+@kernel
 def lay_candidates(st: State, h: int) -> int:
     """Copy the holder's cards except his own pick after the Free City's pile (slots base..); returns base (the pile
     size). ``clear_candidates`` takes them away."""
@@ -60,7 +60,7 @@ def lay_candidates(st: State, h: int) -> int:
     return base
 
 
-@njit(cache=True)
+@kernel
 def clear_candidates(st: State, base: int) -> None:
     """Take the laid-out candidates away: the Free City's row holds its pile of ``base`` cards again."""
     for k in range(base, st.hand.shape[1]):
@@ -68,7 +68,7 @@ def clear_candidates(st: State, base: int) -> None:
     st.hand_n[FREE_CITY] = base
 
 
-@njit(cache=True)
+@kernel
 def fc_options(st: State, data: Data, rules: np.ndarray, h: int) -> int:
     """SW-2P-4: the Free City's uses of the cards left in h's hand after his own pick (laid after its pile: option
     rows name those slots). It may sell only if no card lets it build a structure or its next Wonder stage, and a card
@@ -97,7 +97,7 @@ def fc_options(st: State, data: Data, rules: np.ndarray, h: int) -> int:
     return kept
 
 
-@njit(cache=True)
+@kernel
 def fc_is_legal(st: State, data: Data, rules: np.ndarray, act: int, slot: int, extra: int, part: int) -> bool:
     """Predicate for SW-2P-4 with the candidates laid out (``lay_candidates``): the use is legal for the Free City
     (``turn.is_legal``), it sells only when no candidate builds a structure or a stage, and it chains a card it can
@@ -116,13 +116,13 @@ def fc_is_legal(st: State, data: Data, rules: np.ndarray, act: int, slot: int, e
     return not chain or (act == ACT.build and extra == MODE.chain)
 
 
-@njit(cache=True)
+@kernel
 def _base(st: State, rules: np.ndarray) -> int:
     """The pile's size after this turn's draw (7 cards dealt, one drawn per turn): the first candidate's slot."""
     return rules[R.hand_size] - st.g[GS.turn]
 
 
-@njit(cache=True)
+@kernel
 def fc_plans(st: State, data: Data, rules: np.ndarray, h: int, act: int, slot: int, extra: int) -> int:
     """SW-2P-4: the seller plans the controller may choose for a paid Free City build, into st.options rows
     (prefer code, coins to left, coins to right), distinct and affordable: the cheapest (SW-DEC-1's default side),
@@ -152,7 +152,7 @@ def fc_plans(st: State, data: Data, rules: np.ndarray, h: int, act: int, slot: i
     return n
 
 
-@njit(cache=True)
+@kernel
 def give_card(st: State, data: Data, rules: np.ndarray, h: int, act: int, slot: int, extra: int,
               prefer: int) -> None:
     """Play the chosen use: the candidate card leaves h's hand for the Free City, its pick and payment (the chosen
@@ -182,7 +182,7 @@ def give_card(st: State, data: Data, rules: np.ndarray, h: int, act: int, slot: 
     apply_paid(st, data, rules, FREE_CITY, 0, prefer)
 
 
-@njit(cache=True)
+@kernel
 def hali_options(st: State, data: Data, rules: np.ndarray) -> int:
     """SW-WONDER-4 for the Free City: its builds from the discard pile, the controller choosing which; like its card
     (SW-2P-4) it declines only when nothing can be built (a simulator decision, docs/rules/seven_wonders.md)."""

@@ -11,8 +11,8 @@ SW-DEC-1 tie-break).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.core.jit import kernel
 from sim.seven_wonders.data import MAN_MASK, N_RES, RAW_MASK, TILE_KIND, Data
 from sim.seven_wonders.rules import R
 from sim.seven_wonders.state import MAX_CHOICE, TE, GS, State
@@ -27,14 +27,14 @@ T_NODE = 1
 RES_NODE = 2  # resource r is node RES_NODE + r; choice units follow
 
 
-@njit(cache=True)
+@kernel
 def neighbour(st: State, p: int, side: int) -> int:
     """SW-SETUP-4: side 0 = left = p + 1, side 1 = right = p - 1 (mod n)."""
     n = st.g[GS.n]
     return (p + 1) % n if side == 0 else (p + n - 1) % n
 
 
-@njit(cache=True)
+@kernel
 def _tile_blocks(st: State, data: Data, kind: int, card: int) -> bool:
     """True if an active tile of ``kind`` names ``card`` (BABEL-TILE-3 / BABEL-TILE-4 / BABEL-TILE-20)."""
     for t in range(st.tile_on.shape[0]):
@@ -43,7 +43,7 @@ def _tile_blocks(st: State, data: Data, kind: int, card: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def _kind_on(st: State, data: Data, kind: int) -> bool:
     """True if any active tile has this effect kind."""
     for t in range(st.tile_on.shape[0]):
@@ -52,7 +52,7 @@ def _kind_on(st: State, data: Data, kind: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def _add_choice(st: State, p: int, mask: int, sellable: int) -> None:
     k = st.chc_n[p]
     if k < MAX_CHOICE:
@@ -61,7 +61,7 @@ def _add_choice(st: State, p: int, mask: int, sellable: int) -> None:
         st.chc_n[p] = k + 1
 
 
-@njit(cache=True)
+@kernel
 def refresh_production(st: State, data: Data, rules: np.ndarray, p: int) -> None:
     """Rebuild p's production view from his board, city, stages and the active tiles.
 
@@ -83,7 +83,7 @@ def refresh_production(st: State, data: Data, rules: np.ndarray, p: int) -> None
         st.pver[p] += 1  # p's own and neighbours' cached trade costs are stale (trade_cost)
 
 
-@njit(cache=True)
+@kernel
 def _fill_production(st: State, data: Data, rules: np.ndarray, p: int) -> None:
     w = st.wonder[p]
     s = st.side[p]
@@ -125,7 +125,7 @@ def _fill_production(st: State, data: Data, rules: np.ndarray, p: int) -> None:
             _add_choice(st, p, data.tile_res[t], 0)
 
 
-@njit(cache=True)
+@kernel
 def _remember(st: State, p: int) -> None:
     """Copy p's production view into the scratch row pv_old (to tell whether a refresh changed it)."""
     k = 0
@@ -143,7 +143,7 @@ def _remember(st: State, p: int) -> None:
         k += 2
 
 
-@njit(cache=True)
+@kernel
 def _changed(st: State, p: int) -> bool:
     k = 0
     for r in range(N_RES):
@@ -160,7 +160,7 @@ def _changed(st: State, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def trade_cost(st: State, rules: np.ndarray, p: int) -> int:
     """The coins of ``cheapest_trade`` for ``st.need`` (no plan), cached per player by need vector.
 
@@ -186,7 +186,7 @@ def trade_cost(st: State, rules: np.ndarray, p: int) -> int:
     return cost
 
 
-@njit(cache=True)
+@kernel
 def unit_price(st: State, rules: np.ndarray, p: int, side: int, r: int) -> int:
     """Coins p pays the ``side`` neighbour per unit of r: 2, or 1 with a discount (SW-TRADE-1 / SW-TRADE-3), plus the
     active tiles 9-12's deltas, never below 0 (BABEL-TRADE-1)."""
@@ -200,7 +200,7 @@ def unit_price(st: State, rules: np.ndarray, p: int, side: int, r: int) -> int:
     return max(price, 0)
 
 
-@njit(cache=True)
+@kernel
 def _edge(st: State, m: int, u: int, v: int, cap: int, cost: int, info: int) -> int:
     """Add edge u -> v and its residual twin; return the new edge count."""
     st.flow_to[m] = v
@@ -218,7 +218,7 @@ def _edge(st: State, m: int, u: int, v: int, cap: int, cost: int, info: int) -> 
     return m + 2
 
 
-@njit(cache=True)
+@kernel
 def _shortest_path(st: State, n_nodes: int) -> int:
     """Bellman-Ford (queue form) from the source over residual edges; returns dist to the sink or INF."""
     for v in range(n_nodes):
@@ -252,7 +252,7 @@ def _shortest_path(st: State, n_nodes: int) -> int:
     return st.flow_dist[T_NODE]
 
 
-@njit(cache=True)
+@kernel
 def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
     """SW-DEC-1: the fewest coins p must pay neighbours to cover ``st.need``; -1 if no plan covers it.
 
@@ -347,7 +347,7 @@ def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
     return coins
 
 
-@njit(cache=True)
+@kernel
 def _choices_matter(st: State, p: int) -> bool:
     """True if a choice source (p's own, or a neighbour's sellable one) offers a resource still needed: only then is
     the payment an assignment problem."""
@@ -366,7 +366,7 @@ def _choices_matter(st: State, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def _separable_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
     """``cheapest_trade`` when no choice source is involved: each resource is bought on its own, cheaper side first and
     the preferred side first at equal prices (the same plan the flow finds, SW-DEC-1); under STRICT the preferred
@@ -393,14 +393,14 @@ def _separable_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
     return coins
 
 
-@njit(cache=True)
+@kernel
 def set_need(st: State, cost: np.ndarray) -> None:
     """st.need = cost (a resource vector)."""
     for r in range(N_RES):
         st.need[r] = cost[r]
 
 
-@njit(cache=True)
+@kernel
 def can_pay(st: State, rules: np.ndarray, p: int, coins_due: int) -> bool:
     """Legality: st.need can be covered and the trade plus ``coins_due`` fits p's coins (SW-COST-1, SW-TRADE-4)."""
     trade = cheapest_trade(st, rules, p, 0)

@@ -5,8 +5,8 @@ that cannot be borne."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.core.jit import kernel
 from sim.core.rng import randint
 from sim.seven_wonders.city import remove_structure
 from sim.seven_wonders.data import PENALTY, REWARD, Data
@@ -20,7 +20,7 @@ NO_EFFECT = -1  # penalty option row: the penalty has nothing to take (lose_card
 UNBEARABLE = -2  # penalty option row: the penalty cannot be borne -> Defeat token (BABEL-GP-11)
 
 
-@njit(cache=True)
+@kernel
 def reveal_project(st: State, data: Data, rules: np.ndarray, age: int) -> None:
     """BABEL-GP-1: before the hands are dealt, a random project of the Age is revealed with N - 1 tokens."""
     st.g[GS.gp] = -1
@@ -42,7 +42,7 @@ def reveal_project(st: State, data: Data, rules: np.ndarray, age: int) -> None:
         st.gp_part[p] = 0
 
 
-@njit(cache=True)
+@kernel
 def participation_coins(st: State, data: Data, rules: np.ndarray) -> int:
     """BABEL-GP-2 / BABEL-GP-3: the coin part of the participation cost; River Port's follows ``river_port_coins``
     (SW-DEC-25: the project with an alternative cost in the data)."""
@@ -52,7 +52,7 @@ def participation_coins(st: State, data: Data, rules: np.ndarray) -> int:
     return data.gp_cost_coins[k]
 
 
-@njit(cache=True)
+@kernel
 def can_participate(st: State, data: Data, rules: np.ndarray, p: int, color: int, wild: bool) -> bool:
     """BABEL-GP-2 / BABEL-GP-5 / BABEL-GP-7, SW-DEC-21: a structure of the project's colour (or any colour with a wild
     token) while the card still holds a token, once per turn. The Free City never participates (BABEL-GP-16)."""
@@ -64,7 +64,7 @@ def can_participate(st: State, data: Data, rules: np.ndarray, p: int, color: int
     return data.gp_color[st.g[GS.gp]] == color
 
 
-@njit(cache=True)
+@kernel
 def take_participation(st: State, p: int, wild: bool) -> None:
     """BABEL-GP-2 / BABEL-GP-6: p takes a token from the card, or from the reserve when several players emptied it in
     the same turn; a wild token is returned when used (BABEL-GP-13)."""
@@ -78,7 +78,7 @@ def take_participation(st: State, p: int, wild: bool) -> None:
         st.gp_wild[p] -= 1
 
 
-@njit(cache=True)
+@kernel
 def project_succeeds(st: State, rules: np.ndarray) -> bool:
     """BABEL-GP-9 / BABEL-GP-10, SW-DEC-20: success when no token remains on the card (reserve tokens taken in the last
     turn count as a success unless ``gp_overflow_success`` is off)."""
@@ -87,7 +87,7 @@ def project_succeeds(st: State, rules: np.ndarray) -> bool:
     return rules[R.gp_overflow_success] == 1 or st.g[GS.gp_reserve] == 0
 
 
-@njit(cache=True)
+@kernel
 def give_rewards(st: State, data: Data, rules: np.ndarray) -> None:
     """BABEL-GP-9 / BABEL-GP-13: each participant receives the reward once per participation token held."""
     k = st.g[GS.gp]
@@ -118,7 +118,7 @@ def give_rewards(st: State, data: Data, rules: np.ndarray) -> None:
             st.gp_wonder[p] += v * t
 
 
-@njit(cache=True)
+@kernel
 def _victory_held(st: State, p: int) -> int:
     total = 0
     for v in range(1, st.victory.shape[1]):
@@ -126,7 +126,7 @@ def _victory_held(st: State, p: int) -> int:
     return total
 
 
-@njit(cache=True)
+@kernel
 def penalty_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
     """BABEL-GP-10 / BABEL-GP-14: p's ways to bear the failed project's penalty (p holds no token), into st.options.
 
@@ -177,7 +177,7 @@ def penalty_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
     return n_opt
 
 
-@njit(cache=True)
+@kernel
 def penalty_is_legal(st: State, data: Data, rules: np.ndarray, p: int, a: int, b: int) -> bool:
     """Predicate for one way (a, b) of bearing the failed project's penalty (BABEL-GP-10 / BABEL-GP-11 /
     BABEL-GP-14): a city index of the colour (or NO_EFFECT without one), one or two Victory token values (b = 0 for
@@ -209,7 +209,7 @@ def penalty_is_legal(st: State, data: Data, rules: np.ndarray, p: int, a: int, b
     return a == (0 if bearable else UNBEARABLE)
 
 
-@njit(cache=True)
+@kernel
 def apply_penalty(st: State, data: Data, rules: np.ndarray, p: int, i: int, age: int) -> None:
     """Bear penalty option i of ``penalty_options`` (BABEL-GP-10 / BABEL-GP-11 / BABEL-GP-14, SW-DEC-5 / SW-DEC-18 /
     SW-DEC-19 / SW-DEC-27)."""
@@ -240,7 +240,7 @@ def apply_penalty(st: State, data: Data, rules: np.ndarray, p: int, i: int, age:
         refresh_production(st, data, rules, p)
 
 
-@njit(cache=True)
+@kernel
 def return_tokens(st: State) -> None:
     """BABEL-GP-12: after resolution every participation token goes back; nothing carries over."""
     for p in range(st.g[GS.n]):

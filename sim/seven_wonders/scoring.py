@@ -4,8 +4,8 @@ SW-COM-2, SW-GUILD-1, SW-WONDER-6, SW-END-*, BABEL-SCORE-1, BABEL-GP-13 / BABEL-
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.core.jit import kernel
 from sim.core.names import namespace
 from sim.seven_wonders.babel import babel_vp, defeat_copies, victory_value
 from sim.seven_wonders.city import count_cards
@@ -21,7 +21,7 @@ N_SC = len(SC)
 assert N_SC <= MAX_SCORE_ROW
 
 
-@njit(cache=True)
+@kernel
 def science_points(c: int, g: int, t: int, wild: int, set_vp: int) -> int:
     """SW-SCI-1 / SW-SCI-2, SW-DEC-7: c^2 + g^2 + t^2 + set_vp * min(c, g, t), each wild symbol placed to maximise it
     (every split of the wilds over the three symbols is tried; the order of wilds does not matter)."""
@@ -37,7 +37,7 @@ def science_points(c: int, g: int, t: int, wild: int, set_vp: int) -> int:
     return best
 
 
-@njit(cache=True)
+@kernel
 def take_victory(st: State, data: Data, rules: np.ndarray, p: int, value: int) -> None:
     """SW-MIL-2 / BABEL-GP-13: p takes a Victory token of ``value``, after tile 19 (a token mapped to 0 is not
     taken at all, SW-DEC-12)."""
@@ -46,7 +46,7 @@ def take_victory(st: State, data: Data, rules: np.ndarray, p: int, value: int) -
         st.victory[p, v] += 1
 
 
-@njit(cache=True)
+@kernel
 def take_defeat(st: State, data: Data, rules: np.ndarray, p: int, value: int) -> None:
     """SW-MIL-2 / BABEL-GP-11: p takes a Defeat token of -``value``; tile 22 doubles -1 tokens. With
     ``tile22_each_token_counts`` off the pair counts as one token for Strategists (SW-DEC-12)."""
@@ -55,7 +55,7 @@ def take_defeat(st: State, data: Data, rules: np.ndarray, p: int, value: int) ->
     st.defeat_n[p] += copies if rules[R.tile22_each_token_counts] else 1
 
 
-@njit(cache=True)
+@kernel
 def resolve_military(st: State, data: Data, rules: np.ndarray, age: int) -> None:
     """SW-MIL-2: each player compares strength with each neighbour: stronger takes the Age's Victory token
     (+1/+3/+5), weaker a -1 Defeat token, a tie nothing (0-2 tokens per player per Age)."""
@@ -70,7 +70,7 @@ def resolve_military(st: State, data: Data, rules: np.ndarray, age: int) -> None
                 take_defeat(st, data, rules, p, rules[R.defeat_vp])
 
 
-@njit(cache=True)
+@kernel
 def per_element(st: State, data: Data, p: int, c: int) -> int:
     """Elements counted by card c's per-element effect for p (SW-COM-1 / SW-COM-2, SW-GUILD-1): cards of its colours,
     built Wonder stages or Defeat tokens, over its scope (self, left, right)."""
@@ -90,7 +90,7 @@ def per_element(st: State, data: Data, p: int, c: int) -> int:
     return total
 
 
-@njit(cache=True)
+@kernel
 def science_of(st: State, rules: np.ndarray, p: int, extra_wild: int) -> int:
     """p's science score with ``extra_wild`` more wild symbols; Great Project science-set tokens add their VP per
     set of three different symbols (BABEL-GP-13, SW-SCI-2)."""
@@ -98,7 +98,7 @@ def science_of(st: State, rules: np.ndarray, p: int, extra_wild: int) -> int:
                           rules[R.science_set_vp] + st.gp_sci_set[p])
 
 
-@njit(cache=True)
+@kernel
 def _olympia_copy(st: State, data: Data, rules: np.ndarray, p: int) -> tuple:
     """SW-WONDER-6 / SW-DEC-6: the neighbour's guild worth most to p: (its guild VP, its extra wild symbols).
     A copied guild counts from p's seat (or its owner's with ``olympia_copy_from_copier_seat`` off)."""
@@ -126,7 +126,7 @@ def _olympia_copy(st: State, data: Data, rules: np.ndarray, p: int) -> tuple:
     return best_vp, best_wild
 
 
-@njit(cache=True)
+@kernel
 def score_player(st: State, data: Data, rules: np.ndarray, p: int, out: np.ndarray) -> None:
     """SW-END-1: p's score by category into ``out`` (indexed by SC). Military = Victory and Defeat tokens (Great
     Project tokens included, BABEL-GP-15); Wonder = stage VP; civilian = blue VP; commercial = Age III yellow per
@@ -165,7 +165,7 @@ def score_player(st: State, data: Data, rules: np.ndarray, p: int, out: np.ndarr
         out[SC.total] += out[k]
 
 
-@njit(cache=True)
+@kernel
 def rank_keys(st: State, data: Data, rules: np.ndarray, keys: np.ndarray, scratch: np.ndarray) -> None:
     """SW-END-2: keys[p] = (total, coins): highest total wins, then most coins; equal keys share the victory."""
     for p in range(st.g[GS.n]):

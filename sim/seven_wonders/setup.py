@@ -9,8 +9,8 @@ the Great Project resolution (``project_succeeds`` -> ``give_rewards``, or for e
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.core.jit import kernel
 from sim.core.rng import randint, shuffle
 from sim.core.seats import seat_bonus
 from sim.seven_wonders.babel import deal_tiles, refresh_tiles
@@ -22,7 +22,7 @@ from sim.seven_wonders.state import GS, TREC, State
 from sim.seven_wonders.turn import deal_age
 
 
-@njit(cache=True)
+@kernel
 def reset(st: State) -> None:
     """Every game field back to its empty value (the arrays are reused from game to game)."""
     n = st.g[GS.n]
@@ -54,7 +54,7 @@ def reset(st: State) -> None:
     st.tc_key[:] = -1
 
 
-@njit(cache=True)
+@kernel
 def setup_game(st: State, data: Data, rules: np.ndarray) -> None:
     """SW-SETUP-1: a different random board per seat, sides by ``wonder_sides`` (A, B, or random per player),
     3 coins each (plus a seat's compensation, SW-SEAT-1); then the Babel tiles are dealt for the draft
@@ -74,7 +74,7 @@ def setup_game(st: State, data: Data, rules: np.ndarray) -> None:
         deal_tiles(st, rules)
 
 
-@njit(cache=True)
+@kernel
 def start_age(st: State, data: Data, rules: np.ndarray, age: int) -> None:
     """BABEL-GP-1 then SW-SETUP-3: the Age's project is revealed before the hands are dealt."""
     reveal_project(st, data, rules, age)

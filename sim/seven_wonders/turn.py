@@ -20,8 +20,8 @@ Option rows (st.options): (action, hand slot, extra, participation). ``extra`` i
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.core.jit import kernel
 from sim.core.names import namespace
 from sim.core.rng import shuffle
 from sim.seven_wonders.babel import active_kind, coins_for, coins_per_unit, place_due_tiles
@@ -43,7 +43,7 @@ PICK_NONE = -1
 
 # ------------------------------------------------------------------------------------------- dealing
 
-@njit(cache=True)
+@kernel
 def deal_age(st: State, data: Data, rules: np.ndarray, age: int) -> None:
     """SW-SETUP-2 / SW-SETUP-3: the Age deck (every copy up to N; Age III: N + 2 random guilds), shuffled, 7 cards
     each. N counts seats: two players play the 3-player cards and the Free City's 7 are its pile (SW-2P-1)."""
@@ -74,7 +74,7 @@ def deal_age(st: State, data: Data, rules: np.ndarray, age: int) -> None:
     refresh_vp(st, data, rules)
 
 
-@njit(cache=True)
+@kernel
 def refresh_vp(st: State, data: Data, rules: np.ndarray) -> None:
     """Each seat's current total (the SW-DEC-1 tie-break: pay the neighbour with fewer VP)."""
     for p in range(st.g[GS.n]):
@@ -84,7 +84,7 @@ def refresh_vp(st: State, data: Data, rules: np.ndarray) -> None:
 
 # ------------------------------------------------------------------------------------------- costs
 
-@njit(cache=True)
+@kernel
 def chain_source(st: State, data: Data, rules: np.ndarray, p: int, c: int) -> int:
     """SW-CHAIN-1: 1 if p holds a predecessor of c; 2 if only a neighbour does and tile 7 is active (BABEL-TILE-7); 0
     otherwise."""
@@ -101,7 +101,7 @@ def chain_source(st: State, data: Data, rules: np.ndarray, p: int, c: int) -> in
     return found
 
 
-@njit(cache=True)
+@kernel
 def _has_special(st: State, data: Data, p: int, special: int) -> bool:
     for j in range(st.stages[p]):
         if data.stage_special[st.wonder[p], st.side[p], j] == special:
@@ -109,7 +109,7 @@ def _has_special(st: State, data: Data, p: int, special: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def build_triggers(data: Data, rules: np.ndarray, c: int, chain: int) -> int:
     """TR bits met by building structure c (BABEL-TILE-1/5/6/13/14/24; a tile-7 chain is a chain unless
     ``neighbour_chain_counts_as_chain`` is off, SW-DEC-11)."""
@@ -126,7 +126,7 @@ def build_triggers(data: Data, rules: np.ndarray, c: int, chain: int) -> int:
     return bits
 
 
-@njit(cache=True)
+@kernel
 def structure_cost(st: State, data: Data, rules: np.ndarray, p: int, c: int, mode: int, part: int) -> int:
     """Coins due to the bank for building c in ``mode`` with participation ``part``; the resources to cover are left in
     st.need. -1 when the mode is not available. One combined payment (SW-DEC-9):
@@ -173,7 +173,7 @@ def structure_cost(st: State, data: Data, rules: np.ndarray, p: int, c: int, mod
     return coins
 
 
-@njit(cache=True)
+@kernel
 def stage_cost(st: State, data: Data, rules: np.ndarray, p: int, token: int) -> int:
     """Coins due to the bank for p's next Wonder stage (SW-ACT-2, SW-WONDER-1); resources in st.need; -1 if no stage is
     left. Tile 15 or a free-stage token waives the resources, never the coins (BABEL-TILE-15, BABEL-GP-13); tax tile 16
@@ -193,7 +193,7 @@ def stage_cost(st: State, data: Data, rules: np.ndarray, p: int, token: int) -> 
                                                       st.g[GS.age])
 
 
-@njit(cache=True)
+@kernel
 def prefer_side(st: State, rules: np.ndarray, p: int) -> int:
     """SW-DEC-1: among equally cheap plans pay the neighbour with fewer VP, then the left one."""
     if rules[R.trade_tie_prefers_fewer_vp] and st.vp_now[neighbour(st, p, 1)] < st.vp_now[neighbour(st, p, 0)]:
@@ -201,7 +201,7 @@ def prefer_side(st: State, rules: np.ndarray, p: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@kernel
 def option_price(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot: int, extra: int,
                  part: int) -> int:
     """Total coins the option costs p (bank + neighbours), or -1 if it is not legal to pay (SW-COST-1, SW-TRADE-4:
@@ -210,7 +210,7 @@ def option_price(st: State, data: Data, rules: np.ndarray, p: int, act: int, slo
     return _price(st, data, rules, p, act, slot, extra, part, -1)
 
 
-@njit(cache=True)
+@kernel
 def price_with(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot: int, extra: int, part: int,
                prefer: int) -> int:
     """``option_price`` with the purchase plan left in st.buy: ``prefer`` (0 left, 1 right) is the neighbour paid
@@ -218,7 +218,7 @@ def price_with(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot:
     return _price(st, data, rules, p, act, slot, extra, part, prefer)
 
 
-@njit(cache=True)
+@kernel
 def _price(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot: int, extra: int, part: int,
            prefer: int) -> int:
     c = st.hand[p, slot]
@@ -238,7 +238,7 @@ def _price(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot: int
 
 # ------------------------------------------------------------------------------------------- options
 
-@njit(cache=True)
+@kernel
 def is_legal(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot: int, extra: int, part: int) -> bool:
     """Legality predicate for one option (checked independently of ``turn_options``'s enumeration)."""
     if slot < 0 or slot >= st.hand_n[p]:
@@ -258,7 +258,7 @@ def is_legal(st: State, data: Data, rules: np.ndarray, p: int, act: int, slot: i
     return option_price(st, data, rules, p, act, slot, extra, part) >= 0
 
 
-@njit(cache=True)
+@kernel
 def _put(st: State, n_opt: int, act: int, slot: int, extra: int, part: int, price: int = 0) -> int:
     st.price[n_opt] = price
     st.options[n_opt, 0] = act
@@ -268,7 +268,7 @@ def _put(st: State, n_opt: int, act: int, slot: int, extra: int, part: int, pric
     return n_opt + 1
 
 
-@njit(cache=True)
+@kernel
 def turn_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
     """Every legal use of every card in p's hand, into st.options; returns the count (never 0: selling is legal).
 
@@ -279,7 +279,7 @@ def turn_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
     return options_from(st, data, rules, p, 0)
 
 
-@njit(cache=True)
+@kernel
 def options_from(st: State, data: Data, rules: np.ndarray, p: int, first: int) -> int:
     """``turn_options`` for the cards in p's hand slots first.. only (the Free City's candidate cards sit after its
     pile, SW-2P-4)."""
@@ -310,14 +310,14 @@ def options_from(st: State, data: Data, rules: np.ndarray, p: int, first: int) -
     return n_opt
 
 
-@njit(cache=True)
+@kernel
 def apply_option(st: State, data: Data, rules: np.ndarray, p: int, i: int) -> None:
     """Record option i as p's secret pick with its payment (bank, left, right), planned on the start-of-turn state
     (SW-TURN-1 / SW-TURN-4, SW-DEC-2); nothing moves until ``resolve_picks``."""
     apply_paid(st, data, rules, p, i, prefer_side(st, rules, p))
 
 
-@njit(cache=True)
+@kernel
 def apply_paid(st: State, data: Data, rules: np.ndarray, p: int, i: int, prefer: int) -> None:
     """``apply_option`` with the payment plan's tie-break side given (SW-DEC-1: the player's choice)."""
     act = st.options[i, 0]
@@ -335,7 +335,7 @@ def apply_paid(st: State, data: Data, rules: np.ndarray, p: int, i: int, prefer:
     record_paid(st, rules, p, total)
 
 
-@njit(cache=True)
+@kernel
 def record_paid(st: State, rules: np.ndarray, p: int, total: int) -> None:
     """p's payment of ``total`` coins as (bank, left, right) in st.paid, the neighbours' shares from the purchase
     plan in st.buy (0 coins: nothing bought, whatever st.buy holds)."""
@@ -348,7 +348,7 @@ def record_paid(st: State, rules: np.ndarray, p: int, total: int) -> None:
     st.paid[p, 0] = total - st.paid[p, 1] - st.paid[p, 2]
 
 
-@njit(cache=True)
+@kernel
 def pay(st: State, p: int) -> None:
     """SW-TURN-4 (1): p pays his recorded payment (st.paid); the neighbours' shares wait in st.income."""
     st.coins[p] -= st.paid[p, 0] + st.paid[p, 1] + st.paid[p, 2]
@@ -358,7 +358,7 @@ def pay(st: State, p: int) -> None:
 
 # ------------------------------------------------------------------------------------------- resolution
 
-@njit(cache=True)
+@kernel
 def _take_from_hand(st: State, p: int, slot: int) -> int:
     c = st.hand[p, slot]
     last = st.hand_n[p] - 1
@@ -368,19 +368,19 @@ def _take_from_hand(st: State, p: int, slot: int) -> int:
     return c
 
 
-@njit(cache=True)
+@kernel
 def _to_discard(st: State, c: int) -> None:
     st.discard[st.g[GS.discard_n]] = c
     st.g[GS.discard_n] += 1
 
 
-@njit(cache=True)
+@kernel
 def _self_counted(data: Data, c: int) -> int:
     """1 if card c counts itself in its own per-element effect (Lighthouse)."""
     return 1 if data.card_pe_scope[c] & 1 and (data.card_pe_colors[c] >> data.card_color[c]) & 1 else 0
 
 
-@njit(cache=True)
+@kernel
 def _structure_income(st: State, data: Data, rules: np.ndarray, p: int, c: int, chain: int) -> int:
     """Coins a new structure brings at the end of the turn: its own coins (SW-COM-1) and the subsidy tiles met
     (BABEL-TILE-5 / BABEL-TILE-14 / BABEL-TILE-24, active at the build, SW-DEC-13); per-element coins are added by the
@@ -389,7 +389,7 @@ def _structure_income(st: State, data: Data, rules: np.ndarray, p: int, c: int, 
                                           build_triggers(data, rules, c, chain), st.g[GS.age])
 
 
-@njit(cache=True)
+@kernel
 def resolve_picks(st: State, data: Data, rules: np.ndarray) -> None:
     """SW-TURN-4: (1) every payment, with start-of-turn coins; (2) every card placed (city, under the Wonder, discard
     pile); (3) all income: sales, card and stage coins, per-element coins counted after all placements (SW-DEC-3; before
@@ -451,7 +451,7 @@ def resolve_picks(st: State, data: Data, rules: np.ndarray) -> None:
         st.pick[p, 0] = PICK_NONE
 
 
-@njit(cache=True)
+@kernel
 def seventh_card_seats(st: State, data: Data) -> int:
     """SW-WONDER-5: bit p set when p may use his last card this Age (Babylon B stage 2 built, one card left). Never
     the Free City: its pile's last card is discarded (SW-2P-5, SW-DEC-26)."""
@@ -462,7 +462,7 @@ def seventh_card_seats(st: State, data: Data) -> int:
     return bits
 
 
-@njit(cache=True)
+@kernel
 def seventh_card_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
     """SW-WONDER-5 / SW-DEC-8: the uses of Babylon B's 7th card (all four actions, a tile only with
     ``seventh_card_any_action``)."""
@@ -478,7 +478,7 @@ def seventh_card_options(st: State, data: Data, rules: np.ndarray, p: int) -> in
     return kept
 
 
-@njit(cache=True)
+@kernel
 def discard_last_cards(st: State) -> None:
     """SW-TURN-3: the card left after turn 6 is discarded face down without compensation."""
     st.g[GS.pile_before_last] = st.g[GS.discard_n]
@@ -487,7 +487,7 @@ def discard_last_cards(st: State) -> None:
             _to_discard(st, _take_from_hand(st, p, 0))
 
 
-@njit(cache=True)
+@kernel
 def discard_build_options(st: State, data: Data, rules: np.ndarray, p: int) -> int:
     """SW-WONDER-4: the structures p may build for free from the whole discard pile (not one he holds, SW-ACT-4), each
     with or without participation (BABEL-GP-4 / BABEL-GP-8); option 0 declines. Rows: (build, pile index, discard,
@@ -510,7 +510,7 @@ def discard_build_options(st: State, data: Data, rules: np.ndarray, p: int) -> i
     return n_opt
 
 
-@njit(cache=True)
+@kernel
 def _visible_pile(st: State, rules: np.ndarray) -> int:
     """How much of the discard pile Halikarnassos may search (SW-DEC-4)."""
     if not rules[R.halikarnassos_sees_last_discards] and st.g[GS.pile_before_last] >= 0:
@@ -518,7 +518,7 @@ def _visible_pile(st: State, rules: np.ndarray) -> int:
     return st.g[GS.discard_n]
 
 
-@njit(cache=True)
+@kernel
 def discard_build_is_legal(st: State, data: Data, rules: np.ndarray, p: int, i: int, part: int) -> bool:
     """Predicate for SW-WONDER-4: with a build pending, declining (i = -1) or building pile card i for free, never a
     name p holds (SW-ACT-4), if the taxes and participation can be paid."""
@@ -531,7 +531,7 @@ def discard_build_is_legal(st: State, data: Data, rules: np.ndarray, p: int, i: 
     return _discard_price(st, data, rules, p, st.discard[i], part) >= 0
 
 
-@njit(cache=True)
+@kernel
 def _discard_price(st: State, data: Data, rules: np.ndarray, p: int, c: int, part: int) -> int:
     bank = structure_cost(st, data, rules, p, c, MODE.discard, part)
     if bank < 0:
@@ -542,7 +542,7 @@ def _discard_price(st: State, data: Data, rules: np.ndarray, p: int, c: int, par
     return bank + trade
 
 
-@njit(cache=True)
+@kernel
 def apply_discard_build(st: State, data: Data, rules: np.ndarray, p: int, i: int) -> None:
     """Play option i of ``discard_build_options`` at once: pay, build, collect (SW-WONDER-4). The payment (taxes and
     participation, its resources bought by the default SW-DEC-1 plan) is recorded in st.paid as a pick's is
@@ -573,7 +573,7 @@ def apply_discard_build(st: State, data: Data, rules: np.ndarray, p: int, i: int
     refresh_production(st, data, rules, p)
 
 
-@njit(cache=True)
+@kernel
 def end_turn(st: State, data: Data, rules: np.ndarray) -> None:
     """BABEL-PLACE-1 / BABEL-PLACE-3 then SW-TURN-1 / SW-TURN-2: tiles built this turn are placed in number order, hands
     pass (left in Ages I and III, right in Age II) unless the Age is over, and the next turn begins. Two players swap
@@ -591,7 +591,7 @@ def end_turn(st: State, data: Data, rules: np.ndarray) -> None:
     refresh_vp(st, data, rules)
 
 
-@njit(cache=True)
+@kernel
 def pass_hands(st: State, side: int) -> None:
     """SW-TURN-2: every hand moves to the ``side`` neighbour (0 = left: p -> p + 1; 1 = right: p -> p - 1)."""
     n = st.g[GS.n]
@@ -618,7 +618,7 @@ def pass_hands(st: State, side: int) -> None:
         st.hand_n[n - 1] = tmp
 
 
-@njit(cache=True)
+@kernel
 def swap_hands(st: State) -> None:
     """SW-2P-2: the two players' hands change places; the Free City card travels with its holder's, so the other
     player controls the Free City next turn."""
