@@ -54,8 +54,9 @@ def variable(spec: GameSpec) -> list[FieldSpec]:
 
 
 def lineup_pool(spec: GameSpec) -> list[str]:
-    """Every named strategy (a rollout over the first weights strategy with FUZZ_ROLLOUTS)."""
-    names = [n for n in spec.strategies.names() if not isinstance(spec.strategies.get(n), RolloutStrategy)]
+    """Every shipped strategy (a rollout over the last of them with FUZZ_ROLLOUTS), whatever other tests
+    registered."""
+    names = [s.name for s in spec.strategy_list if not isinstance(s, RolloutStrategy)]
     return names + ([f"{names[-1]}+mc2"] if ROLLOUTS else [])
 
 
