@@ -13,6 +13,7 @@ from typing import Callable, TypeVar
 import numpy as np
 
 from scipy import stats as sps
+from scipy.special import ndtr  # the normal cdf that sps.norm.cdf/sf call, without their ~0.1 ms per call
 from scipy.optimize import brentq
 from statsmodels.stats.multitest import multipletests
 
@@ -96,9 +97,9 @@ def _claim_p(estimate: float, se: float, threshold: float) -> tuple[float, float
     different from 0 (two-sided). Below ``NUMERIC_ZERO`` pts a size or standard error is rounding, not data."""
     size = abs(estimate) if abs(estimate) > NUMERIC_ZERO else 0.0
     se = se if se > NUMERIC_ZERO else 0.0
-    beyond = float(sps.norm.sf((size - threshold) / se)) if se > 0 else float(size < threshold)
-    inside = float(sps.norm.sf((threshold - size) / se)) if se > 0 else float(size >= threshold)
-    real = float(2 * sps.norm.sf(size / se)) if se > 0 else float(size == 0)
+    beyond = float(ndtr((threshold - size) / se)) if se > 0 else float(size < threshold)
+    inside = float(ndtr((size - threshold) / se)) if se > 0 else float(size >= threshold)
+    real = float(2 * ndtr(-size / se)) if se > 0 else float(size == 0)
     return beyond, inside, real
 
 
@@ -170,9 +171,9 @@ def label_power(effect: float, se: float, threshold: float, want: str) -> float:
     """Probability that a true ``effect`` measured with standard error ``se`` is labelled ``want``
     ('large', or 'negligible' / 'small' together as 'within')."""
     if want == "large":
-        return float(sps.norm.cdf((effect - threshold) / se - Z90) + sps.norm.cdf((-threshold - effect) / se - Z90))
+        return float(ndtr((effect - threshold) / se - Z90) + ndtr((-threshold - effect) / se - Z90))
     if want == "within":
-        return float(max(sps.norm.cdf((threshold - effect) / se - Z90) - sps.norm.cdf((-threshold - effect) / se + Z90), 0.0))
+        return float(max(ndtr((threshold - effect) / se - Z90) - ndtr((-threshold - effect) / se + Z90), 0.0))
     raise PlaytestError(f"label_power wants 'large' or 'within', not '{want}'")
 
 
