@@ -50,16 +50,32 @@ def _tie_order(keys: Sequence[np.ndarray]) -> np.ndarray:
 def _shares(score: np.ndarray, rank: np.ndarray, decided: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """[games, seats] win shares when each seat scores ``offsets`` more (ties broken by the logged ranks; half a
     point, e.g. BUS-SEAT-2's tie priority, outweighs any rank)."""
-    key = (score + offsets[None, :]) * 2 * (rank.shape[1] + 2) - rank
-    top = key == key.max(axis=1, keepdims=True)
-    return np.where(decided[:, None], top / top.sum(axis=1, keepdims=True), 0.0)
+    n = rank.shape[1]
+    key = (score + offsets[None, :]) * 2 * (n + 2) - rank
+    best = key[:, 0].copy()  # column by column: numpy reduces a short row axis slowly
+    for j in range(1, n):
+        np.maximum(best, key[:, j], out=best)
+    top = key == best[:, None]
+    count = top[:, 0].astype(np.int64)
+    for j in range(1, n):
+        count += top[:, j]
+    return np.where(decided[:, None], top / count[:, None], 0.0)
 
 
-def _wins(score: np.ndarray, rank: np.ndarray, decided: np.ndarray, seat: int, h: float) -> np.ndarray:
-    """[games] win share of ``seat`` when it alone scores ``h`` more."""
-    offsets = np.zeros(score.shape[1])
-    offsets[seat] = h
-    return _shares(score, rank, decided, offsets)[:, seat]
+def _seat_wins(score: np.ndarray, rank: np.ndarray, decided: np.ndarray, seat: int, grid: np.ndarray) -> np.ndarray:
+    """[games, grid] win share of ``seat`` when it alone scores each ``h`` of ``grid`` more: the column of
+    ``_shares``, from the other seats' best key and its ties computed once."""
+    n = rank.shape[1]
+    others = [j for j in range(n) if j != seat]
+    key = score[:, others] * 2 * (n + 2) - rank[:, others]
+    best = key.max(axis=1)
+    tied = (key == best[:, None]).sum(axis=1)
+    out = np.empty((len(score), len(grid)))
+    for i, h in enumerate(grid):
+        mine = (score[:, seat] + h) * 2 * (n + 2) - rank[:, seat]
+        share = np.where(mine > best, 1.0, np.where(mine == best, 1.0 / (tied + 1), 0.0))
+        out[:, i] = np.where(decided, share, 0.0)
+    return out
 
 
 def _crossing(rates: np.ndarray, fair: np.ndarray, grid: np.ndarray) -> np.ndarray:
@@ -94,7 +110,7 @@ def seat_handicaps(players: pd.DataFrame, max_games: int = HANDICAP_GAMES, n_boo
     grid = np.arange(-SPAN, SPAN + 1, dtype=float)
     rows = []
     for s in range(n):
-        wins = np.stack([_wins(score, rank, decided, s, h) for h in grid], axis=1)  # [games, grid]
+        wins = _seat_wins(score, rank, decided, s, grid)  # [games, grid]
         rate = wins.mean(axis=0)
         boot = (weights @ wins) / totals[:, None]
         est = _crossing(rate[None, :], np.array([fair]), grid)[0]
