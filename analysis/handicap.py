@@ -47,11 +47,17 @@ def _tie_order(keys: Sequence[np.ndarray]) -> np.ndarray:
     return 1 + beaten.sum(axis=2)
 
 
+def _key(points: np.ndarray, rank: np.ndarray, n: int) -> np.ndarray:
+    """The ranking key of ``n`` seats: points in half-point steps first, the logged rank only within a step (half
+    a point, e.g. BUS-SEAT-2's tie priority, outweighs any rank)."""
+    return points * 2 * (n + 2) - rank
+
+
 def _shares(score: np.ndarray, rank: np.ndarray, decided: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """[games, seats] win shares when each seat scores ``offsets`` more (ties broken by the logged ranks; half a
     point, e.g. BUS-SEAT-2's tie priority, outweighs any rank)."""
     n = rank.shape[1]
-    key = (score + offsets[None, :]) * 2 * (n + 2) - rank
+    key = _key(score + offsets[None, :], rank, n)
     best = key[:, 0].copy()  # column by column: numpy reduces a short row axis slowly
     for j in range(1, n):
         np.maximum(best, key[:, j], out=best)
@@ -67,12 +73,12 @@ def _seat_wins(score: np.ndarray, rank: np.ndarray, decided: np.ndarray, seat: i
     ``_shares``, from the other seats' best key and its ties computed once."""
     n = rank.shape[1]
     others = [j for j in range(n) if j != seat]
-    key = score[:, others] * 2 * (n + 2) - rank[:, others]
+    key = _key(score[:, others], rank[:, others], n)
     best = key.max(axis=1)
     tied = (key == best[:, None]).sum(axis=1)
     out = np.empty((len(score), len(grid)))
     for i, h in enumerate(grid):
-        mine = (score[:, seat] + h) * 2 * (n + 2) - rank[:, seat]
+        mine = _key(score[:, seat] + h, rank[:, seat], n)
         share = np.where(mine > best, 1.0, np.where(mine == best, 1.0 / (tied + 1), 0.0))
         out[:, i] = np.where(decided, share, 0.0)
     return out
