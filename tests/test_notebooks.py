@@ -13,6 +13,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from jupyter_client import KernelManager
 from nbclient import NotebookClient
 
 from sim.core.spec import game_names, get_game
@@ -24,8 +25,22 @@ GAMES = game_names()
 NOTEBOOKS = {game: ROOT / "notebooks" / f"{game}.ipynb" for game in GAMES}
 
 
-def _execute(nb: nbformat.NotebookNode, cwd: Path) -> nbformat.NotebookNode:
-    NotebookClient(nb, kernel_name="python3", timeout=600, resources={"metadata": {"path": str(cwd)}}).execute()
+@pytest.fixture(scope="module")
+def kernel():
+    """One Jupyter kernel for this module's notebooks in a worker: starting a kernel and importing the analysis
+    stack cost seconds per notebook. Each notebook starts from an empty namespace (``_execute``)."""
+    km = KernelManager(kernel_name="python3")
+    km.start_kernel()
+    yield km
+    km.shutdown_kernel(now=True)
+
+
+def _execute(nb: nbformat.NotebookNode, cwd: Path, km: KernelManager) -> nbformat.NotebookNode:
+    """Run ``nb`` in ``cwd`` on the shared kernel, its namespace reset first (no name leaks between notebooks)."""
+    fresh = nbformat.v4.new_code_cell(f"%reset -f\nimport os as _os\n_os.chdir({str(cwd)!r})\ndel _os")
+    nb.cells.insert(0, fresh)
+    NotebookClient(nb, km=km, timeout=600).execute()
+    nb.cells.pop(0)
     return nb
 
 
@@ -34,16 +49,16 @@ def _images(nb: nbformat.NotebookNode) -> int:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_notebook_runs_a_real_study(game, tmp_path):
+def test_notebook_runs_a_real_study(game, tmp_path, kernel):
     """The notebook runs a small study through the public API and shows its headline plots."""
     assert NOTEBOOKS[game].is_file(), f"{game}: add notebooks/{game}.ipynb (copy notebooks/pig.ipynb)"
-    nb = _execute(nbformat.read(NOTEBOOKS[game], as_version=4), tmp_path)
+    nb = _execute(nbformat.read(NOTEBOOKS[game], as_version=4), tmp_path, kernel)
     assert (tmp_path / "runs" / f"nb-{game}" / "manifest.json").is_file()
     assert _images(nb) >= 3
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_notebook_analysis_cells_on_a_synthetic_run(game, tmp_path):
+def test_notebook_analysis_cells_on_a_synthetic_run(game, tmp_path, kernel):
     """Same notebook with its study cell swapped for a synthetic run in the runner's format."""
     importlib.import_module("tests.test_analysis_synth")
     nb = nbformat.read(NOTEBOOKS[game], as_version=4)
@@ -53,24 +68,24 @@ def test_notebook_analysis_cells_on_a_synthetic_run(game, tmp_path):
     study[0].source = (f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"
                        "from tests.test_analysis_synth import write_run\n"
                        f"run_dir = write_run('runs/nb-{game}', game={game!r}, n_players={n}, n_games=400)")
-    nb = _execute(nb, tmp_path)
+    nb = _execute(nb, tmp_path, kernel)
     assert _images(nb) >= 3
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
 
 
-def test_sweep_notebook_runs_a_real_sweep(tmp_path):
+def test_sweep_notebook_runs_a_real_sweep(tmp_path, kernel):
     """The sweep notebook plays its grid through the public API and shows a figure per metric it discusses."""
-    nb = _execute(nbformat.read(ROOT / "notebooks" / "sweep.ipynb", as_version=4), tmp_path)
+    nb = _execute(nbformat.read(ROOT / "notebooks" / "sweep.ipynb", as_version=4), tmp_path, kernel)
     assert (tmp_path / "runs" / "nb-sweep" / "sweep.json").is_file()
     assert _images(nb) >= 3
     text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
     assert "Conclusion: varying win_gold (baseline win_gold=25)" in text
 
 
-def test_ladder_notebook_runs_a_small_ladder(tmp_path):
+def test_ladder_notebook_runs_a_small_ladder(tmp_path, kernel):
     """notebooks/ladder.ipynb runs a two-level Sea Trade ladder through the public API and shows its plots."""
-    nb = _execute(nbformat.read(ROOT / "notebooks" / "ladder.ipynb", as_version=4), tmp_path)
+    nb = _execute(nbformat.read(ROOT / "notebooks" / "ladder.ipynb", as_version=4), tmp_path, kernel)
     for k in (0, 2):
         assert (tmp_path / "runs" / "nb-ladder" / f"playouts-{k}" / "manifest.json").is_file()
     assert _images(nb) >= 2
@@ -78,10 +93,10 @@ def test_ladder_notebook_runs_a_small_ladder(tmp_path):
     assert not errors
 
 
-def test_strength_notebook_compares_the_pool_with_the_hardened_population(tmp_path):
+def test_strength_notebook_compares_the_pool_with_the_hardened_population(tmp_path, kernel):
     """notebooks/strength.ipynb plays Bus under the pool and under the committed hardened population on the same
     seed, and prints each finding's tested difference with its verdict."""
-    nb = _execute(nbformat.read(ROOT / "notebooks" / "strength.ipynb", as_version=4), tmp_path)
+    nb = _execute(nbformat.read(ROOT / "notebooks" / "strength.ipynb", as_version=4), tmp_path, kernel)
     for name in ("nb-strength-pool", "nb-strength-population"):
         assert (tmp_path / "runs" / name / "manifest.json").is_file()
     text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
@@ -89,10 +104,10 @@ def test_strength_notebook_compares_the_pool_with_the_hardened_population(tmp_pa
     assert _images(nb) >= 1
 
 
-def test_balance_notebook_runs_a_small_search(tmp_path):
+def test_balance_notebook_runs_a_small_search(tmp_path, kernel):
     """notebooks/balance.ipynb races a four-variant Bus grid through the public API, prints the answer paired with
     the rules as printed, writes the HTML page and shows the seat effects and side effects."""
-    nb = _execute(nbformat.read(ROOT / "notebooks" / "balance.ipynb", as_version=4), tmp_path)
+    nb = _execute(nbformat.read(ROOT / "notebooks" / "balance.ipynb", as_version=4), tmp_path, kernel)
     root = tmp_path / "runs" / "nb-balance"
     assert (root / "balance.json").is_file() and (root / "report" / "index.html").is_file()
     text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)

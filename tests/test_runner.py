@@ -40,14 +40,21 @@ def test_jobs_do_not_change_logs(game, tmp_path):
     assert len(read_tables(one)["games"]) == N
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_dask_backend_matches_local(game, tmp_path):
-    """The Dask backend on a local cluster gives bit-identical tables to a local run."""
+@pytest.fixture(scope="module")
+def dask_cluster():
+    """One local Dask cluster (two worker processes) for every game's backend test: a cluster's start and its
+    workers' imports cost seconds each time."""
     distributed = pytest.importorskip("dask.distributed")
-    local = _run(game, tmp_path / "local")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
-        remote = _run(game, tmp_path / "dask", backend="dask", scheduler=cluster.scheduler_address, jobs=-1)
+        yield cluster
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_dask_backend_matches_local(game, tmp_path, dask_cluster):
+    """The Dask backend on a local cluster gives bit-identical tables to a local run."""
+    local = _run(game, tmp_path / "local")
+    remote = _run(game, tmp_path / "dask", backend="dask", scheduler=dask_cluster.scheduler_address, jobs=-1)
     assert_same_tables(local, remote)
 
 
