@@ -1,4 +1,5 @@
-"""Circus Train states for hand-built positions: the game's state through the contract (``SPEC.new_state``)."""
+"""Circus Train states for hand-built positions: the game's state and data handles through the contract
+(``SPEC.new_state``), the very handles play passes to the kernels."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from sim.core.state import M
 
 
 def new_state(rules: Rules, n_players: int):
-    """A zeroed state for ``n_players`` under ``rules`` (every seat random); set up with sim.circus_train.setup."""
-    st, _data = SPEC.new_state(rules, n_players)
-    return st
+    """(state, data handle): a zeroed state for ``n_players`` under ``rules`` (every seat random; the kernels read
+    the rules from ``st.rules``) and the data handle to pass beside it; set up with sim.circus_train.setup."""
+    return SPEC.new_state(rules, n_players)
 
 
 def n_players(st) -> int:

@@ -35,8 +35,7 @@ class Driver:
 
     def __init__(self, n, seed, **changes):
         self.rules = Rules(**changes)
-        self.ra = self.rules.to_array()
-        self.st = new_state(self.rules, n)
+        self.st, self.d = new_state(self.rules, n)
         seed_game(self.st.rng, 11, seed)
         self.rng = np.random.default_rng(seed)
         self.seen = {"perform": 0, "show_start": 0, "hire": 0, "steal": 0, "fired": 0, "catchup": 0, "replay": 0,
@@ -47,109 +46,109 @@ class Driver:
         return int(self.rng.integers(n))
 
     def check(self, where):
-        bad = broken_invariant(self.st, D, self.ra)
+        bad = broken_invariant(self.st, self.d)
         assert bad == 0, f"CT-STATE-3 item {bad} broken after {where}"
 
     def setup(self):
-        st, ra = self.st, self.ra
-        SU.setup_supply(st, D, ra)
+        st, d = self.st, self.d
+        SU.setup_supply(st, d)
         n = n_players(st)
         for i in range(n):
             p = (st.g[GS.first] + i) % n
             for _ in range(self.rules.start_choice_talents):
-                k = SU.start_talent_options(st, D)
+                k = SU.start_talent_options(st, d)
                 SU.take_start_talent(st, p, st.options[self.pick(k), 0])
-        SU.setup_board(st, D, ra)
+        SU.setup_board(st, d)
         for i in range(n):
             p = (st.g[GS.first] + i) % n
-            k = SU.start_city_options(st, D)
-            SU.place_train(st, D, p, st.options[self.pick(k), 0])
+            k = SU.start_city_options(st, d)
+            SU.place_train(st, d, p, st.options[self.pick(k), 0])
         self.check("setup")
 
     def move(self, p, card):
-        st, ra = self.st, self.ra
-        lo, hi = M.move_bounds(st, D, ra, p, card)
-        k = M.move_options(st, D, p, lo, hi)
-        busy = [i for i in range(k) if RB.is_occupied(st, ra, st.options[i, 0])]
+        st, d = self.st, self.d
+        lo, hi = M.move_bounds(st, d, p, card)
+        k = M.move_options(st, d, p, lo, hi)
+        busy = [i for i in range(k) if RB.is_occupied(st, st.options[i, 0])]
         i = busy[self.pick(len(busy))] if busy and self.rng.random() < 0.7 else self.pick(k)
         city, moved = st.options[i, :2]
-        assert M.move_is_legal(D, st.pl[p, PL.city], city, moved, lo, hi)
-        M.arrive(st, D, ra, p, city, bool(moved))
-        if CH.can_recruit(st, D, ra, p, bool(moved)) and self.rng.random() < 0.8:
-            CH.recruit(st, D, ra, p)
+        assert M.move_is_legal(d, st.pl[p, PL.city], city, moved, lo, hi)
+        M.arrive(st, d, p, city, bool(moved))
+        if CH.can_recruit(st, d, p, bool(moved)) and self.rng.random() < 0.8:
+            CH.recruit(st, d, p)
             self.seen["recruit"] += 1
 
     def hire(self, p):
-        st, ra = self.st, self.ra
+        st, d = self.st, self.d
         H.hire_begin(st)
         while not H.hire_over(st):
-            k = H.hire_options(st, D, ra, p)
+            k = H.hire_options(st, d, p)
             if k == 0:
                 break
             kind, t = st.options[self.pick(k), :2]
-            assert H.hire_step_is_legal(st, D, ra, p, kind, t)
-            H.hire_apply(st, D, ra, p, kind, t)
+            assert H.hire_step_is_legal(st, d, p, kind, t)
+            H.hire_apply(st, d, p, kind, t)
         self.seen["hire"] += 1
 
     def wages(self, p, mult, begin=None):
-        st, ra = self.st, self.ra
-        res = W.wage_begin(st, D, ra, p, mult) if begin is None else begin
+        st, d = self.st, self.d
+        res = W.wage_begin(st, d, p, mult) if begin is None else begin
         if res == W.CHOOSE:
             while True:
-                k = W.keep_options(st, D, ra, p, mult)
+                k = W.keep_options(st, d, p, mult)
                 kind, t = st.options[self.pick(k), :2]
                 if kind == W.DONE:
-                    assert W.kept_set_is_legal(st, D, ra, p, mult, st.plan.copy())
-                    released = W.keep_apply(st, D, ra, p, mult, kind, t)
+                    assert W.kept_set_is_legal(st, d, p, mult, st.plan.copy())
+                    released = W.keep_apply(st, d, p, mult, kind, t)
                     break
-                W.keep_apply(st, D, ra, p, mult, kind, t)
+                W.keep_apply(st, d, p, mult, kind, t)
             if released and not self.rules.advanced:
                 self.seen["fired"] += 1
-                k = W.fired_city_options(st, ra)
-                chooser = W.fired_chooser(st, ra, p)
+                k = W.fired_city_options(st)
+                chooser = W.fired_chooser(st, p)
                 if k == 0:
                     W.place_fired(st, -1)
                 elif chooser < 0 or k == 1:
-                    W.place_fired(st, W.fired_city_default(st, D, chooser, p, k))
+                    W.place_fired(st, W.fired_city_default(st, d, chooser, p, k))
                 else:
                     W.place_fired(st, st.options[self.pick(k), 0])
 
     def special_hire(self, p):
-        st, ra = self.st, self.ra
-        k = SH.special_hire_options(st, D, ra, p)
+        st, d = self.st, self.d
+        k = SH.special_hire_options(st, d, p)
         kind, arg = st.options[self.pick(k), :2]
         if kind == SH.DECLINE:
             return
         if kind == SH.HIRE:
             self.hire(p)
         elif kind == SH.STEAL:
-            k = SH.steal_options(st, D, ra, p, arg)
+            k = SH.steal_options(st, d, p, arg)
             a, b, c = st.options[self.pick(k), :3]
-            SH.steal(st, D, ra, p, arg, a, b, c)
+            SH.steal(st, d, p, arg, a, b, c)
             self.seen["steal"] += 1
         else:
-            SH.buy(st, D, p, kind, arg)
+            SH.buy(st, d, p, kind, arg)
 
     def turn(self, p):
-        st, ra = self.st, self.ra
+        st, d = self.st, self.d
         assert st.hand[p].sum() >= 1
-        if H.sam_reputation_allowed(st, D, ra, p) and self.pick(3) == 0:  # CT-OPT-CHAR-8, at the turn's start
-            H.use_sam_reputation(st, D, p)
-        k = ADV.turn_options(st, D, ra, p)
+        if H.sam_reputation_allowed(st, d, p) and self.pick(3) == 0:  # CT-OPT-CHAR-8, at the turn's start
+            H.use_sam_reputation(st, d, p)
+        k = ADV.turn_options(st, d, p)
         kind, arg = st.options[self.pick(k), :2]
-        assert ADV.turn_option_is_legal(st, D, ra, p, kind, arg)
+        assert ADV.turn_option_is_legal(st, d, p, kind, arg)
         self.seen["replay"] += kind in (ADV.REPLAY, ADV.EDDIE_REPLAY)
         self.seen["pocket"] += kind == ADV.POCKET
-        card = ADV.apply_turn_option(st, D, ra, p, kind, arg)
+        card = ADV.apply_turn_option(st, d, p, kind, arg)
         if card >= 0:
             if A.moves_first(card):
                 self.move(p, card)
             if card == REST:
-                k = ADV.rest_options(st, D, ra, p)
+                k = ADV.rest_options(st, d, p)
                 if k:
-                    ADV.rest_apply(st, D, p, st.options[self.pick(k), 0])
+                    ADV.rest_apply(st, d, p, st.options[self.pick(k), 0])
                     self.seen["rest_reward"] += 1
-            k = A.action_options(st, D, ra, p, card)
+            k = A.action_options(st, d, p, card)
             if card == BASIC:
                 assert k >= 1  # CT-AMB-30: never a pass
             if k:
@@ -157,15 +156,15 @@ class Driver:
                 wanted = [a for a in acts if a in (A.PERFORM, A.HIRE)]
                 act = wanted[self.pick(len(wanted))] if wanted and self.rng.random() < 0.7 else acts[self.pick(k)]
                 if act == A.PERFORM:
-                    k = CH.ronald_options(st, D, ra, p)
-                    level = PF.perform(st, D, ra, p, st.options[self.pick(k), 0])
+                    k = CH.ronald_options(st, d, p)
+                    level = PF.perform(st, d, p, st.options[self.pick(k), 0])
                     self.seen["perform" if level >= 0 else "show_start"] += 1
                 elif act == A.HIRE:
                     self.hire(p)
                 elif act == A.MOVE:
                     self.move(p, BASIC)
                 elif act == A.PARADE:
-                    ADV.parade(st, D, ra, p, bool(self.rng.integers(2)))
+                    ADV.parade(st, d, p, bool(self.rng.integers(2)))
                     self.seen["parade"] += 1
                 elif act == A.SPECIAL_HIRE:
                     self.special_hire(p)
@@ -176,49 +175,49 @@ class Driver:
         self.check(f"turn of seat {p} in week {st.g[GS.week] + 1}")
 
     def month_end(self, result):
-        st, ra = self.st, self.ra
+        st, d = self.st, self.d
         month = D.week_month[st.g[GS.week] - 1]
-        S.score_month(st, D, ra, month)
+        S.score_month(st, d, month)
         S.pass_first_player(st)
-        if CAL.is_long_month(D, month):
-            thief = S.catch_up_thief(st, ra)
+        if CAL.is_long_month(d, month):
+            thief = S.catch_up_thief(st)
             if thief >= 0:
-                k = S.catch_up_options(st, D, ra, thief)
+                k = S.catch_up_options(st, d, thief)
                 q, item = st.options[self.pick(k), :2]
-                assert S.catch_up_is_legal(st, D, ra, thief, q, item)
+                assert S.catch_up_is_legal(st, d, thief, q, item)
                 if item >= 0:
-                    SH.take_counter(st, D, thief, q, item)
+                    SH.take_counter(st, d, thief, q, item)
                     self.seen["catchup"] += 1
         if self.rules.event_cards and D.month_event[month]:
-            e = EV.reveal_event(st, D, ra)
-            chooser = EV.event_chooser(st, D, e) if e >= 0 else -1
+            e = EV.reveal_event(st, d)
+            chooser = EV.event_chooser(st, d, e) if e >= 0 else -1
             if chooser >= 0:
-                k = EV.event_options(st, D, e, chooser)
-                EV.event_apply(st, D, e, chooser, st.options[self.pick(k), 0])
+                k = EV.event_options(st, d, e, chooser)
+                EV.event_apply(st, d, e, chooser, st.options[self.pick(k), 0])
             self.seen["event"] += e >= 0
         if D.month_bag_change[month]:
-            RB.change_season(st, D, ra)
+            RB.change_season(st, d)
         if result == CAL.GAME_END:
             n = n_players(st)
             for p in range(n):
                 if F.taxed(st, p):
-                    self.wages(p, self.rules.taxes_wage_multiplier, F.taxes_begin(st, D, ra, p))
+                    self.wages(p, self.rules.taxes_wage_multiplier, F.taxes_begin(st, d, p))
             if n == 1:
-                W.pay_all_or_nothing_left(st, D, ra, 0, 1)
-            F.final_scoring(st, D, ra)
+                W.pay_all_or_nothing_left(st, d, 0, 1)
+            F.final_scoring(st, d)
         self.check(f"end of month {month}")
 
     def play(self):
         self.setup()
-        st, ra = self.st, self.ra
+        st, d = self.st, self.d
         n = n_players(st)
         while True:
-            RB.roustabout(st, D, ra)
-            assert quota_met(st, D, ra), "CT-STATE-3 item 6"
+            RB.roustabout(st, d)
+            assert quota_met(st, d), "CT-STATE-3 item 6"
             for i in range(n):
                 self.turn((st.g[GS.first] + i) % n)
-            RB.roustabout(st, D, ra)
-            result = CAL.advance_week(st, D)
+            RB.roustabout(st, d)
+            result = CAL.advance_week(st, d)
             if result != CAL.WEEK:
                 self.month_end(result)
             if result == CAL.GAME_END:

@@ -26,11 +26,11 @@ def circus(st, p, **counts):
 def test_ct_score_month_5_barbara_frank_john():
     """CT-SCORE-MONTH-5 (rulebook example), CT-SCORE-MONTH-1: Barbara 4 elephants, 2 acrobats, 2 clowns; Frank 2
     elephants, 2 big cats, 3 clowns; John 1 freak, 2 acrobats, 2 clowns -> Barbara 4, Frank 5, John 0."""
-    st, ra = game(3)
+    st, d = game(3)
     circus(st, 0, elephant=4, acrobat=2, clown=2)
     circus(st, 1, elephant=2, big_cat=2, clown=3)
     circus(st, 2, freak=1, acrobat=2, clown=2)
-    S.most_talent(st, ra, st.gain)
+    S.most_talent(st, st.gain)
     assert st.gain.tolist() == [4, 5, 0]
 
 
@@ -58,40 +58,40 @@ def test_ct_score_month_3_two_players():
 def test_ct_score_month_4_april_rule():
     """CT-SCORE-MONTH-4 / CT-AMB-11: at the end of April with 3+ players each player owning a PR scores 5 instead
     of any best-performance VP; most talent is scored as usual; from May the places pay again."""
-    st, ra = game(3)
+    st, d = game(3)
     circus(st, 0, clown=3)
     circus(st, 1, clown=1)
     circus(st, 2, clown=1)
     st.pl[:, PL.n_pr] = [1, 0, 1]
     st.pl[:, PL.best] = [40, 10, 20]
-    S.score_month(st, D, ra, 0)
+    S.score_month(st, d, 0)
     assert st.pl[:, PL.vp].tolist() == [3 + 5, 0, 5]
-    S.score_month(st, D, ra, 1)
+    S.score_month(st, d, 1)
     assert st.pl[:, PL.vp].tolist() == [8 + 3 + 7, 0 + 2, 5 + 4]
-    st2, ra2 = game(3, april_rule=False)
+    st2, d2 = game(3, april_rule=False)
     st2.pl[:, PL.best] = [40, 10, 20]
-    S.score_month(st2, D, ra2, 0)
+    S.score_month(st2, d2, 0)
     assert st2.pl[:, PL.vp].tolist() == [7, 2, 4]
-    st3, ra3 = game(3, april_keeps_lower_places=True)  # the literal reading: only the 7 is replaced
+    st3, d3 = game(3, april_keeps_lower_places=True)  # the literal reading: only the 7 is replaced
     st3.pl[:, PL.n_pr] = [1, 0, 1]
     st3.pl[:, PL.best] = [40, 10, 20]
-    S.score_month(st3, D, ra3, 0)
+    S.score_month(st3, d3, 0)
     assert st3.pl[:, PL.vp].tolist() == [5, 2, 5 + 4]
 
 
 def test_ct_opt_simple_1_no_month_scoring():
     """CT-OPT-SIMPLE-1: the simple variant scores no month and no final VP, and has no catch-up steal."""
-    st, ra = game(3, simple_variant=True)
+    st, d = game(3, simple_variant=True)
     circus(st, 0, clown=4)
     st.pl[:, PL.best] = [40, 10, 20]
-    S.score_month(st, D, ra, 1)
-    F.final_scoring(st, D, ra)
-    assert st.pl[:, PL.vp].tolist() == [0, 0, 0] and S.catch_up_thief(st, ra) == -1
+    S.score_month(st, d, 1)
+    F.final_scoring(st, d)
+    assert st.pl[:, PL.vp].tolist() == [0, 0, 0] and S.catch_up_thief(st) == -1
 
 
 def test_ct_month_1_first_player_passes():
     """CT-MONTH-1: the first-player marker passes one seat clockwise at each month end."""
-    st, ra = game(4)
+    st, d = game(4)
     st.g[GS.first] = 3
     S.pass_first_player(st)
     assert st.g[GS.first] == 0
@@ -100,23 +100,23 @@ def test_ct_month_1_first_player_passes():
 def test_ct_catchup_1_fewest_vp_takes_one():
     """CT-CATCHUP-1 / CT-AMB-38: only a sole fewest-VP player may take one talent of any opponent (or decline); a tie
     for the fewest skips; advanced: only from players with reputation not above theirs (CT-ADV-CATCHUP-1)."""
-    st, ra = game(3)
+    st, d = game(3)
     st.pl[:, PL.vp] = [4, 2, 2]
-    assert S.catch_up_thief(st, ra) == -1
+    assert S.catch_up_thief(st) == -1
     st.pl[:, PL.vp] = [4, 1, 2]
-    assert S.catch_up_thief(st, ra) == 1
+    assert S.catch_up_thief(st) == 1
     circus(st, 0, elephant=1)
     circus(st, 2, clown=1)
-    n = S.catch_up_options(st, D, ra, 1)
+    n = S.catch_up_options(st, d, 1)
     rows = {tuple(int(x) for x in r) for r in st.options[:n, :2]}
     assert rows == {(-1, -1), (0, ELEPHANT), (2, CLOWN)}
-    sta, raa = game(3, advanced=True)
+    sta, da = game(3, advanced=True)
     circus(sta, 0, elephant=1)
     circus(sta, 2, clown=1)
     sta.pl[:, PL.rep] = [7, 5, 5]
-    n = S.catch_up_options(sta, D, raa, 1)
+    n = S.catch_up_options(sta, da, 1)
     assert {tuple(int(x) for x in r) for r in sta.options[:n, :2]} == {(-1, -1), (2, CLOWN)}
-    assert S.catch_up_thief(game(1)[0], ra) == -1
+    assert S.catch_up_thief(game(1)[0]) == -1
 
 
 def test_ct_score_final_2_to_6_in_order():
@@ -124,28 +124,28 @@ def test_ct_score_final_2_to_6_in_order():
     CT-AMB-15: most clowns +5 (shared +2 each); no clowns -3; no
     animals -5 per missing type; most money +5 / +2 (needs > $0); most performances +5 / +2; losses stop at 0 in
     the printed order, so a later gain starts from 0."""
-    st, ra = game(3)
+    st, d = game(3)
     circus(st, 0, clown=2, horse=1, big_cat=1, elephant=1)
     circus(st, 1, clown=2, horse=1)
     circus(st, 2, acrobat=1)
     st.pl[:, PL.vp] = [10, 10, 4]
     st.pl[:, PL.money] = [30, 5, 30]
     st.pl[:, PL.n_pr] = [3, 1, 0]
-    F.final_scoring(st, D, ra)
+    F.final_scoring(st, d)
     # p0: +2 clowns, +2 money, +5 performances; p1: +2 clowns, -10 animals; p2: -3 -> 1, -15 -> 0, +2 money.
     assert st.pl[:, PL.vp].tolist() == [19, 2, 2]
-    st2, ra2 = game(3)
+    st2, d2 = game(3)
     st2.own[:] = 0
     st2.own[:, HORSE] = st2.own[:, BIG_CAT] = st2.own[:, ELEPHANT] = 1
     st2.pl[:, PL.vp] = 20
-    F.final_scoring(st2, D, ra2)  # no clowns anywhere, $0 everywhere, no PR: only the -3 each (CT-AMB-15)
+    F.final_scoring(st2, d2)  # no clowns anywhere, $0 everywhere, no PR: only the -3 each (CT-AMB-15)
     assert st2.pl[:, PL.vp].tolist() == [17, 17, 17]
 
 
 def test_ct_score_final_1_taxes():
     """CT-SCORE-FINAL-1 / CT-AMB-14: with two players, Wage & Transit in hand costs 3 VP and double wages by the wage
     rule; a hand refilled by week 27's last card counts as empty; never with 3+ players."""
-    st, ra = game(2)
+    st, d = game(2)
     st.g[GS.week] = 27
     st.hand[:] = 0
     st.hand[0, WAGE_TRANSIT] = 1
@@ -155,19 +155,19 @@ def test_ct_score_final_1_taxes():
     circus(st, 0, clown=1, horse=1)
     st.pl[0, PL.vp] = 5
     st.pl[0, PL.money] = 20
-    assert F.taxes_begin(st, D, ra, 0) == W.PAID and st.pl[0, PL.vp] == 2 and st.pl[0, PL.money] == 6
+    assert F.taxes_begin(st, d, 0) == W.PAID and st.pl[0, PL.vp] == 2 and st.pl[0, PL.money] == 6
     st.pl[0, PL.money] = 10
-    assert F.taxes_begin(st, D, ra, 0) == W.CHOOSE  # $14 bill, $10: the horse ($12 doubled) cannot be kept
-    n = W.keep_options(st, D, ra, 0, 2)
+    assert F.taxes_begin(st, d, 0) == W.CHOOSE  # $14 bill, $10: the horse ($12 doubled) cannot be kept
+    n = W.keep_options(st, d, 0, 2)
     assert [tuple(int(x) for x in st.options[i, :2]) for i in range(n)] == [(W.KEEP, CLOWN)]
-    W.keep_apply(st, D, ra, 0, 2, W.KEEP, CLOWN)
-    n = W.keep_options(st, D, ra, 0, 2)
+    W.keep_apply(st, d, 0, 2, W.KEEP, CLOWN)
+    n = W.keep_options(st, d, 0, 2)
     assert [tuple(int(x) for x in st.options[i, :2]) for i in range(n)] == [(W.DONE, -1)]
-    assert W.keep_apply(st, D, ra, 0, 2, W.DONE, -1) == 1 and st.pl[0, PL.money] == 8 and st.fired[HORSE] == 1
-    stb, rab = game(2, taxes_fire=False)
+    assert W.keep_apply(st, d, 0, 2, W.DONE, -1) == 1 and st.pl[0, PL.money] == 8 and st.fired[HORSE] == 1
+    stb, db = game(2, taxes_fire=False)
     circus(stb, 0, clown=1, horse=1)
     stb.pl[0, PL.money] = 10
-    assert F.taxes_begin(stb, D, rab, 0) == W.PAID and stb.pl[0, PL.money] == 0 and stb.own[0, HORSE] == 1
+    assert F.taxes_begin(stb, db, 0) == W.PAID and stb.pl[0, PL.money] == 0 and stb.own[0, HORSE] == 1
     assert not F.taxed(game(3)[0], 0)
 
 
@@ -178,38 +178,38 @@ def test_ct_adv_final_highest_reputation_and_money_level():
     switched."""
     for level, blocks, expect in (("dice", True, [0, 0, 0]), ("box", True, [5, 0, 0]),
                                   ("dice", False, [0, 5, 0])):
-        st, ra = game(3, advanced=True, most_money_level=level, most_money_ineligible_blocks=blocks)
+        st, d = game(3, advanced=True, most_money_level=level, most_money_ineligible_blocks=blocks)
         st.own[:] = 0
         st.own[:, CLOWN] = 1
         st.own[:, HORSE] = st.own[:, BIG_CAT] = st.own[:, ELEPHANT] = 1
         st.pl[:, PL.money] = [50, 40, 0]
         st.pl[:, PL.rep] = [4, 6, 7]
         st.pl[:, PL.vp] = 0
-        F.most_money(st, D, ra)
+        F.most_money(st, d)
         assert st.pl[:, PL.vp].tolist() == expect
-    st, ra = game(3, advanced=True)
+    st, d = game(3, advanced=True)
     st.own[:] = 1
     st.pl[:, PL.rep] = [7, 6, 7]
     st.pl[:, PL.vp] = 10
-    F.final_scoring(st, D, ra)  # clowns shared +2, reputation shared +2 for seats 0 and 2
+    F.final_scoring(st, d)  # clowns shared +2, reputation shared +2 for seats 0 and 2
     assert st.pl[:, PL.vp].tolist() == [14, 12, 14]
 
 
 def test_ct_win_1_tie_breaks():
     """CT-WIN-1 / CT-AMB-16: VP, then the Best Performance marker, then money, then PR counters; the simple variant
     ranks by the marker (CT-OPT-SIMPLE-2, CT-AMB-41)."""
-    st, ra = game(3)
+    st, d = game(3)
     st.pl[:, PL.vp] = [20, 20, 20]
     st.pl[:, PL.best] = [50, 60, 60]
     st.pl[:, PL.money] = [99, 10, 10]
     st.pl[:, PL.n_pr] = [0, 2, 3]
     keys = np.zeros((3, 4), dtype=np.int64)
-    F.ranking_keys(st, ra, keys)
+    F.ranking_keys(st, keys)
     order = sorted(range(3), key=lambda p: tuple(keys[p]), reverse=True)
     assert order == [2, 1, 0]
-    sts, ras = game(3, simple_variant=True)
+    sts, ds = game(3, simple_variant=True)
     sts.pl[:, PL.best] = [70, 60, 60]
-    F.ranking_keys(sts, ras, keys)
+    F.ranking_keys(sts, keys)
     assert keys[0, 0] == 70 and keys[0, 1] == sts.pl[0, PL.money]
 
 
@@ -221,10 +221,10 @@ def test_ct_solo_8_result_bands(money, band):
 
 
 def _solo(money, scoring="rulebook", **counts):
-    st, ra = game(1, solo_scoring=scoring)
+    st, d = game(1, solo_scoring=scoring)
     circus(st, 0, **counts)
     st.pl[0, PL.money] = money
-    return st, ra
+    return st, d
 
 
 @pytest.mark.parametrize("scoring, expect", [("rulebook", (25, 40, 25, 50)), ("money_only", (0, 40, 10, 0))])
@@ -234,31 +234,31 @@ def test_ct_solo_10_worked_scoring(scoring, expect):
     clowns, 1 acrobat -> +$25; (b) $40, 1 clown, 1 horse, 3 PRs -> $40; (c) $10, nothing, 2 PRs -> $25; (d) $10
     before September's month end, 2 horses, 1 clown, 1 big cat, 1 elephant, 1 PR -> +$10, end wages $74 -> $0,
     then -> $50. money_only: +$0, $40, $10, $0."""
-    st, ra = _solo(0, scoring, elephant=3, clown=2, acrobat=1)
-    S.score_month(st, D, ra, 5)
+    st, d = _solo(0, scoring, elephant=3, clown=2, acrobat=1)
+    S.score_month(st, d, 5)
     assert st.pl[0, PL.money] == expect[0]
-    st, ra = _solo(40, scoring, clown=1, horse=1)
+    st, d = _solo(40, scoring, clown=1, horse=1)
     st.pl[0, PL.n_pr] = 3
-    F.final_scoring(st, D, ra)
+    F.final_scoring(st, d)
     assert st.pl[0, PL.money] == expect[1]
-    st, ra = _solo(10, scoring)
+    st, d = _solo(10, scoring)
     st.pl[0, PL.n_pr] = 2
-    F.final_scoring(st, D, ra)
+    F.final_scoring(st, d)
     assert st.pl[0, PL.money] == expect[2]
-    st, ra = _solo(10, scoring, horse=2, clown=1, big_cat=1, elephant=1)
+    st, d = _solo(10, scoring, horse=2, clown=1, big_cat=1, elephant=1)
     st.pl[0, PL.n_pr] = 1
-    S.score_month(st, D, ra, 5)
-    assert W.wage_bill(st, D, ra, 0, 1) == 74
-    W.pay_all_or_nothing_left(st, D, ra, 0, 1)
-    F.final_scoring(st, D, ra)
+    S.score_month(st, d, 5)
+    assert W.wage_bill(st, d, 0, 1) == 74
+    W.pay_all_or_nothing_left(st, d, 0, 1)
+    F.final_scoring(st, d)
     assert st.pl[0, PL.money] == expect[3] and st.pl[0, PL.vp] == 0
 
 
 def test_ct_roust_5_last_fill_cannot_change_result():
     """CT-ROUST-5: the board fill after week 27 cannot change the result: final scoring reads circuses, money and
     markers, never the board."""
-    st, ra = game(4, seed=5)
-    SU.setup_board(st, D, ra)
+    st, d = game(4, seed=5)
+    SU.setup_board(st, d)
     st.own[:, HORSE] = [0, 1, 2, 3]
     st.pl[:, PL.money] = [5, 0, 7, 7]
     st.g[GS.week] = 26
@@ -266,8 +266,8 @@ def test_ct_roust_5_last_fill_cannot_change_result():
         if st.city_item[c] >= 0 and D.ctr_kind[st.city_item[c]] == PR:
             RB.clear_city(st, c)
     other = copy_position(st)
-    RB.roustabout(other, D, ra)
-    assert RB.occupied_count(other, ra) > RB.occupied_count(st, ra)
-    F.final_scoring(st, D, ra)
-    F.final_scoring(other, D, ra)
+    RB.roustabout(other, d)
+    assert RB.occupied_count(other) > RB.occupied_count(st)
+    F.final_scoring(st, d)
+    F.final_scoring(other, d)
     assert (st.pl == other.pl).all()

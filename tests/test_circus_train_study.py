@@ -348,16 +348,16 @@ def test_ct_win_2_best_performance_over_100_hand_built():
     """CT-WIN-2 (calibration: best performances often exceed 100): a September PR performed with every asked type
     famous (3+) and five earlier PRs' bases scores above 100; the same PR with one talent and no earlier PRs does
     not."""
-    st, ra = game(3)
+    st, d = game(3)
     k = max((i for i in range(len(D.ctr_kind)) if D.ctr_kind[i] == PR and D.ctr_season[i] == 2),
             key=lambda i: int(D.ctr_base[i] + D.ctr_bonus[i].sum()))
     st.own[0] = 0
     st.own[0, int(np.argmax(D.ctr_bonus[k]))] = 1
-    low = PF.performance_level(st, D, ra, 0, k, -1)
+    low = PF.performance_level(st, d, 0, k, -1)
     st.own[0] = 3
     st.pl[0, PL.n_pr] = 5
     st.pl[0, PL.pr_base] = 5 * 6
-    high = PF.performance_level(st, D, ra, 0, k, -1)
+    high = PF.performance_level(st, d, 0, k, -1)
     assert low < 100 < high
     assert high == D.ctr_base[k] + 2 * D.ctr_bonus[k].sum() + 30
 

@@ -10,7 +10,6 @@ from analysis.compensation import compensation_section
 from analysis.load import in_turn_order
 from sim.circus_train import SPEC as CIRCUS_TRAIN
 from sim.circus_train import setup as ct_setup
-from sim.circus_train.data import load_data
 from sim.circus_train.rules import Rules as CircusRules
 from sim.circus_train.state import GS, PL
 from sim.core.rng import seed_game
@@ -21,13 +20,11 @@ from sim.seven_wonders.state import new_state as sw_state
 from tests.circus_train_positions import new_state as ct_state
 from tests.test_compensation import _close_run, _text, _with_scores
 
-CT_DATA = load_data()
-
 
 def _ct_start_money(rules: CircusRules, n: int, seed: int) -> tuple[int, list[int]]:
-    st = ct_state(rules, n)
+    st, data = ct_state(rules, n)
     seed_game(st.rng, 7, seed)
-    ct_setup.setup_supply(st, CT_DATA, rules.to_array())
+    ct_setup.setup_supply(st, data)
     return int(st.g[GS.first]), [int(st.pl[p, PL.money]) for p in range(n)]
 
 

@@ -26,24 +26,25 @@ def moves_first(card: int) -> bool:
 
 
 @kernel
-def parade_allowed(st, rules, p: int) -> bool:
+def parade_allowed(st, p: int) -> bool:
     """A Parade needs the advanced game and $10 (CT-ADV-PARADE-1)."""
+    rules = st.rules
     return rules[R.advanced] != 0 and st.pl[p, PL.money] >= rules[R.parade_cost]
 
 
 @kernel
-def action_is_legal(st, d: Data, rules, p: int, card: int, kind: int) -> bool:
+def action_is_legal(st, d: Data, p: int, card: int, kind: int) -> bool:
     """Is ``kind`` a legal next action for ``card`` (after its movement, for the cards that move first)?"""
     if kind == PERFORM or kind == HIRE:
         if not (card == OVERNIGHT_TRANSIT or card == HOLD or card == BASIC):
             return False
-        return can_perform(st, d, rules, p) if kind == PERFORM else can_hire(st, p)
+        return can_perform(st, d, p) if kind == PERFORM else can_hire(st, p)
     if kind == NOTHING:
         return card == OVERNIGHT_TRANSIT or card == HOLD  # CT-AMB-30: may decline; Basic Transit never passes
     if kind == MOVE:
         return card == BASIC
     if kind == PARADE:
-        return card == BASIC and parade_allowed(st, rules, p)
+        return card == BASIC and parade_allowed(st, p)
     if kind == SPECIAL_HIRE:
         return card == OVERNIGHT_HIRE
     if kind == WAGES:
@@ -52,12 +53,12 @@ def action_is_legal(st, d: Data, rules, p: int, card: int, kind: int) -> bool:
 
 
 @kernel
-def action_options(st, d: Data, rules, p: int, card: int) -> int:
+def action_options(st, d: Data, p: int, card: int) -> int:
     """Fill ``st.options[i, 0]`` with the legal next actions of ``card`` (H5); return the count (0: the card's action is
     complete, as after Fast or Rapid Transit's move, or Rest)."""
     n = 0
     for kind in range(7):
-        if action_is_legal(st, d, rules, p, card, kind):
+        if action_is_legal(st, d, p, card, kind):
             st.options[n, 0] = kind
             n += 1
     return n

@@ -20,17 +20,18 @@ REST_CLOWN, REST_ACROBAT, REST_REPUTATION = 0, 1, 2  # rest_options
 
 
 @kernel
-def _replayable(st, rules, p: int, card: int) -> bool:
+def _replayable(st, p: int, card: int) -> bool:
     """A discarded card that could be carried out now (Rest never in week 1, CT-AMB-20)."""
     if st.disc[p, card] <= 0:
         return False
-    return not (card == REST and st.g[GS.week] == 0 and not rules[R.rest_week_1])
+    return not (card == REST and st.g[GS.week] == 0 and not st.rules[R.rest_week_1])
 
 
 @kernel
-def replay_affordable(st, d: Data, rules, p: int) -> bool:
+def replay_affordable(st, d: Data, p: int) -> bool:
     """The replay cost can be paid (CT-ADV-REPLAY-1, CT-AMB-18, CT-SOLO-7): April-July 2 reputation steps without
     going below the bottom box; August-September 4 VP at any score; solitaire $20 and 2 steps in every month."""
+    rules = st.rules
     steps_ok = st.pl[p, PL.rep] >= rules[R.replay_rep_cost]
     if st.meta[M.n_players] == 1:
         return steps_ok and st.pl[p, PL.money] >= rules[R.solo_replay_money]
@@ -38,41 +39,41 @@ def replay_affordable(st, d: Data, rules, p: int) -> bool:
 
 
 @kernel
-def pocket_allowed(st, d: Data, rules, p: int, k: int) -> bool:
+def pocket_allowed(st, d: Data, p: int, k: int) -> bool:
     """Pocket k x $5 for k reputation steps: April-July, never in solitaire, 1 <= k <= the steps above the bottom
     box (CT-ADV-POCKET-1, CT-AMB-19)."""
-    return (rules[R.advanced] != 0 and st.meta[M.n_players] > 1 and not late_season(st, d)
+    return (st.rules[R.advanced] != 0 and st.meta[M.n_players] > 1 and not late_season(st, d)
             and 1 <= k <= st.pl[p, PL.rep])
 
 
 @kernel
-def turn_option_is_legal(st, d: Data, rules, p: int, kind: int, arg: int) -> bool:
+def turn_option_is_legal(st, d: Data, p: int, kind: int, arg: int) -> bool:
     """Independent check of a turn option (H3)."""
     if kind == PLAY:
-        return 0 <= arg < N_CARDS and card_is_playable(st, rules, p, arg)
+        return 0 <= arg < N_CARDS and card_is_playable(st, p, arg)
     if kind == REPLAY:
-        return (rules[R.advanced] != 0 and 0 <= arg < N_CARDS and _replayable(st, rules, p, arg)
-                and replay_affordable(st, d, rules, p))
+        return (st.rules[R.advanced] != 0 and 0 <= arg < N_CARDS and _replayable(st, p, arg)
+                and replay_affordable(st, d, p))
     if kind == EDDIE_REPLAY:
-        return 0 <= arg < N_CARDS and owns_character(st, d, rules, p, EDDIE) and _replayable(st, rules, p, arg)
+        return 0 <= arg < N_CARDS and owns_character(st, d, p, EDDIE) and _replayable(st, p, arg)
     if kind == POCKET:
-        return pocket_allowed(st, d, rules, p, arg)
+        return pocket_allowed(st, d, p, arg)
     return False
 
 
 @kernel
-def turn_options(st, d: Data, rules, p: int) -> int:
+def turn_options(st, d: Data, p: int) -> int:
     """Fill ``st.options[i] = (kind, card or k)`` with p's turn options (H3): a card from hand; advanced: a replay from
     the discard pile or pocketing k x $5; with Engineer Eddie, a free replay. Return the count."""
     n = 0
     for kind in (PLAY, REPLAY, EDDIE_REPLAY):
         for c in range(N_CARDS):
-            if turn_option_is_legal(st, d, rules, p, kind, c):
+            if turn_option_is_legal(st, d, p, kind, c):
                 st.options[n, 0] = kind
                 st.options[n, 1] = c
                 n += 1
     for k in range(1, st.pl[p, PL.rep] + 1):
-        if pocket_allowed(st, d, rules, p, k):
+        if pocket_allowed(st, d, p, k):
             st.options[n, 0] = POCKET
             st.options[n, 1] = k
             n += 1
@@ -80,9 +81,10 @@ def turn_options(st, d: Data, rules, p: int) -> int:
 
 
 @kernel
-def apply_turn_option(st, d: Data, rules, p: int, kind: int, arg: int) -> int:
+def apply_turn_option(st, d: Data, p: int, kind: int, arg: int) -> int:
     """Take a turn option; return the card whose action follows (-1 after pocketing). A replayed card stays in the
     discard pile and the hand is unchanged; Eddie goes to the special-character reserve after his free replay."""
+    rules = st.rules
     if kind == PLAY:
         play_card(st, p, arg)
         return arg
@@ -99,17 +101,17 @@ def apply_turn_option(st, d: Data, rules, p: int, kind: int, arg: int) -> int:
         st.pl[p, PL.money] -= rules[R.solo_replay_money]
         change_rep(st, d, p, -rules[R.replay_rep_cost])
     elif late_season(st, d):
-        lose_vp(st, rules, p, rules[R.replay_vp_cost])
+        lose_vp(st, p, rules[R.replay_vp_cost])
     else:
         change_rep(st, d, p, -rules[R.replay_rep_cost])
     return arg
 
 
 @kernel
-def rest_options(st, d: Data, rules, p: int) -> int:
+def rest_options(st, d: Data, p: int) -> int:
     """Fill ``st.options[i, 0]`` with the Rest-in-Canada rewards (H12): a free clown or acrobat from the reserve, or +1
     reputation step; none outside Canada or in the basic game (CT-ADV-REST-1)."""
-    if not rules[R.advanced] or not d.is_start[st.pl[p, PL.city]]:
+    if not st.rules[R.advanced] or not d.is_start[st.pl[p, PL.city]]:
         return 0
     n = 0
     if st.reserve[CLOWN] > 0:
@@ -134,11 +136,12 @@ def rest_apply(st, d: Data, p: int, reward: int) -> None:
 
 
 @kernel
-def parade(st, d: Data, rules, p: int, reputation: bool) -> None:
+def parade(st, d: Data, p: int, reputation: bool) -> None:
     """A Parade with a Basic Transit card: pay $10, then +1 reputation step or +2 VP (CT-ADV-PARADE-1; solitaire:
     the VP as money, CT-SOLO-5)."""
+    rules = st.rules
     st.pl[p, PL.money] -= rules[R.parade_cost]
     if reputation:
         change_rep(st, d, p, 1)
     else:
-        gain_vp(st, rules, p, rules[R.parade_vp])
+        gain_vp(st, p, rules[R.parade_vp])

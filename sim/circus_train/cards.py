@@ -25,12 +25,12 @@ def deck_copies(d: Data, rules, n_players: int, card: int) -> int:
 
 
 @kernel
-def deal_decks(st, d: Data, rules) -> None:
+def deal_decks(st, d: Data) -> None:
     """Every player's whole deck is the starting hand; the discard piles are empty (CT-SETUP-4)."""
     n = st.meta[M.n_players]
     for p in range(n):
         for c in range(N_CARDS):
-            st.hand[p, c] = deck_copies(d, rules, n, c)
+            st.hand[p, c] = deck_copies(d, st.rules, n, c)
             st.disc[p, c] = 0
         st.pl[p, PL.refill_week] = -1
 
@@ -54,21 +54,21 @@ def _take_back_discards(st, p: int) -> None:
 
 
 @kernel
-def card_is_playable(st, rules, p: int, card: int) -> bool:
+def card_is_playable(st, p: int, card: int) -> bool:
     """Legality of playing ``card`` from hand: held, and Rest never in week 1 (CT-ADV-REST-1, CT-AMB-20)."""
     if st.hand[p, card] <= 0:
         return False
-    if card == REST and st.g[GS.week] == 0 and not rules[R.rest_week_1]:
+    if card == REST and st.g[GS.week] == 0 and not st.rules[R.rest_week_1]:
         return False
     return True
 
 
 @kernel
-def card_options(st, rules, p: int) -> int:
+def card_options(st, p: int) -> int:
     """Fill ``st.options[i, 0]`` with each distinct playable card in hand (H3); return the count."""
     n = 0
     for c in range(N_CARDS):
-        if card_is_playable(st, rules, p, c):
+        if card_is_playable(st, p, c):
             st.options[n, 0] = c
             n += 1
     return n

@@ -16,10 +16,11 @@ from sim.core.rng import randint
 
 
 @kernel
-def can_recruit(st, d: Data, rules, p: int, moved: bool) -> bool:
+def can_recruit(st, d: Data, p: int, moved: bool) -> bool:
     """A character stands on the city where p's movement of at least one step ended (CT-OPT-CHAR-4, CT-AMB-4);
     green characters only in April-May (CT-OPT-CHAR-12), yellow ones only in June-July with
     ``character_yellow_window`` (CT-AMB-40)."""
+    rules = st.rules
     k = st.city_char[st.pl[p, PL.city]]
     if not rules[R.special_characters] or k < 0 or not (moved or not rules[R.claim_requires_step]):
         return False
@@ -32,12 +33,12 @@ def can_recruit(st, d: Data, rules, p: int, moved: bool) -> bool:
 
 
 @kernel
-def recruit(st, d: Data, rules, p: int) -> int:
+def recruit(st, d: Data, p: int) -> int:
     """One recruiting roll: 1-4 (advanced: the reputation box) and the character joins p (CT-OPT-CHAR-4).
     Returns the die."""
     c = st.pl[p, PL.city]
     die = 1 + randint(st.rng, 6)
-    if die <= success_max(st, d, rules, p, rules[R.hire_success_max]):
+    if die <= success_max(st, d, p, st.rules[R.hire_success_max]):
         k = st.city_char[c]
         st.city_char[c] = -1
         st.ctr_owner[k] = p
@@ -46,12 +47,12 @@ def recruit(st, d: Data, rules, p: int) -> int:
 
 
 @kernel
-def ronald_options(st, d: Data, rules, p: int) -> int:
+def ronald_options(st, d: Data, p: int) -> int:
     """Fill ``st.options[i, 0]`` with Ringmaster Ronald's choices for a performance (H13): -1 (not used), and clowns or
     acrobats if p owns at least one (CT-OPT-CHAR-7). Return the count."""
     st.options[0, 0] = -1
     n = 1
-    if owns_character(st, d, rules, p, RONALD):
+    if owns_character(st, d, p, RONALD):
         for t in (CLOWN, ACROBAT):
             if st.own[p, t] >= 1:
                 st.options[n, 0] = t

@@ -38,11 +38,11 @@ def listed(st, n_opt: int, a: int, b: int, width: int) -> bool:
 
 
 @kernel
-def check_moves(st, d, rules, p: int) -> int:
+def check_moves(st, d, p: int) -> int:
     start = st.pl[p, PL.city]
     checked = 0
     for card in range(N_CARDS):
-        lo, hi = move_bounds(st, d, rules, p, card)
+        lo, hi = move_bounds(st, d, p, card)
         n_opt = move_options(st, d, p, lo, hi)
         for c in range(d.deg.shape[0]):
             for moved in range(2):
@@ -53,60 +53,60 @@ def check_moves(st, d, rules, p: int) -> int:
 
 
 @kernel
-def check_turn_and_actions(st, d, rules, p: int) -> int:
+def check_turn_and_actions(st, d, p: int) -> int:
     checked = 0
-    n_opt = ADV.turn_options(st, d, rules, p)
+    n_opt = ADV.turn_options(st, d, p)
     for i in range(n_opt):
-        if not ADV.turn_option_is_legal(st, d, rules, p, st.options[i, 0], st.options[i, 1]):
+        if not ADV.turn_option_is_legal(st, d, p, st.options[i, 0], st.options[i, 1]):
             raise AssertionError("circus_train: a listed turn option is illegal (H3)")
         checked += 1
     for card in range(N_CARDS):
-        n_opt = A.action_options(st, d, rules, p, card)
+        n_opt = A.action_options(st, d, p, card)
         for kind in range(7):
-            if A.action_is_legal(st, d, rules, p, card, kind) != listed(st, n_opt, kind, 0, 1):
+            if A.action_is_legal(st, d, p, card, kind) != listed(st, n_opt, kind, 0, 1):
                 raise AssertionError("circus_train: actions disagree with action_is_legal (H5)")
             checked += 1
     return checked
 
 
 @kernel
-def check_hire(st, d, rules, p: int) -> int:
+def check_hire(st, d, p: int) -> int:
     """Walk one random hire action, comparing the listed steps with the predicate at every step."""
     checked = 0
     H.hire_begin(st)
     for _ in range(30):
         if H.hire_over(st):
             break
-        n_opt = H.hire_options(st, d, rules, p)
+        n_opt = H.hire_options(st, d, p)
         for kind in range(7):
             for t in range(-1, N_TYPES):
-                if H.hire_step_is_legal(st, d, rules, p, kind, t) != listed(st, n_opt, kind, t, 2):
+                if H.hire_step_is_legal(st, d, p, kind, t) != listed(st, n_opt, kind, t, 2):
                     raise AssertionError("circus_train: hire steps disagree with hire_step_is_legal (CT-HIRE-2)")
                 checked += 1
         if n_opt == 0:
             break
         i = randint(st.rng, n_opt)
-        H.hire_apply(st, d, rules, p, st.options[i, 0], st.options[i, 1])
+        H.hire_apply(st, d, p, st.options[i, 0], st.options[i, 1])
     return checked
 
 
 @kernel
-def check_steals(st, d, rules, p: int) -> int:
+def check_steals(st, d, p: int) -> int:
     checked = 0
     for q in range(st.meta[M.n_players]):
         if q == p or st.pl[q, PL.city] != st.pl[p, PL.city]:
             continue
-        n_opt = SH.steal_options(st, d, rules, p, q)
+        n_opt = SH.steal_options(st, d, p, q)
         for i in range(n_opt):
-            if not SH.steal_is_legal(st, d, rules, p, q, st.options[i, 0], st.options[i, 1], st.options[i, 2]):
+            if not SH.steal_is_legal(st, d, p, q, st.options[i, 0], st.options[i, 1], st.options[i, 2]):
                 raise AssertionError("circus_train: a listed steal target set is illegal (CT-STEAL-1)")
             checked += 1
-    n_opt = catch_up_options(st, d, rules, p)
+    n_opt = catch_up_options(st, d, p)
     for q in range(-1, st.meta[M.n_players]):
         for item in range(-1, N_TYPES + N_CHARS):
             if q < 0 and item >= 0:
                 continue
-            legal = catch_up_is_legal(st, d, rules, p, q, item) if item >= 0 else q == -1
+            legal = catch_up_is_legal(st, d, p, q, item) if item >= 0 else q == -1
             if legal != listed(st, n_opt, q, item, 2):
                 raise AssertionError("circus_train: catch-up choices disagree with catch_up_is_legal (CT-CATCHUP-1)")
             checked += 1
@@ -114,34 +114,33 @@ def check_steals(st, d, rules, p: int) -> int:
 
 
 @kernel
-def check_wages(st, d, rules, p: int) -> int:
+def check_wages(st, d, p: int) -> int:
     """A random walk through the kept-set choice ends in a legal kept set (the payment is made: run it last)."""
-    if W.wage_begin(st, d, rules, p, 1) != W.CHOOSE:
+    if W.wage_begin(st, d, p, 1) != W.CHOOSE:
         return 0
     for _ in range(200):
-        n_opt = W.keep_options(st, d, rules, p, 1)
+        n_opt = W.keep_options(st, d, p, 1)
         i = randint(st.rng, n_opt)
         if st.options[i, 0] == W.DONE:
-            if not W.kept_set_is_legal(st, d, rules, p, 1, st.plan):
+            if not W.kept_set_is_legal(st, d, p, 1, st.plan):
                 raise AssertionError("circus_train: keep_options reached an illegal kept set (CT-FIRE-1)")
             return 1
-        W.keep_apply(st, d, rules, p, 1, st.options[i, 0], st.options[i, 1])
+        W.keep_apply(st, d, p, 1, st.options[i, 0], st.options[i, 1])
     raise AssertionError("circus_train: the kept-set choice does not end")
 
 
 @kernel
 def check_position(st, d) -> int:
-    rules = st.rules
     n = st.meta[M.n_players]
     checked = 0
     for p in range(n):
-        checked += check_moves(st, d, rules, p)
-        checked += check_turn_and_actions(st, d, rules, p)
-        checked += check_steals(st, d, rules, p)
+        checked += check_moves(st, d, p)
+        checked += check_turn_and_actions(st, d, p)
+        checked += check_steals(st, d, p)
     for p in range(n):
-        checked += check_hire(st, d, rules, p)
+        checked += check_hire(st, d, p)
     for p in range(n):
-        checked += check_wages(st, d, rules, p)
+        checked += check_wages(st, d, p)
     return checked
 
 

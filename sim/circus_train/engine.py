@@ -109,13 +109,13 @@ def rival_counters(st, p: int, c: int) -> int:
 
 
 @kernel
-def fill_reach(st, d: Data, rules, p: int) -> None:
+def fill_reach(st, d: Data, p: int) -> None:
     """st.reach[c] = the performance level p would score at city c's request (0 where p may not perform)."""
     for c in range(st.reach.shape[0]):
         k = st.city_item[c]
         level = 0
-        if k >= 0 and d.ctr_kind[k] == PR and not show_reserved_by_other(st, rules, p, k):
-            level = max(1, performance_level(st, d, rules, p, k, -1))
+        if k >= 0 and d.ctr_kind[k] == PR and not show_reserved_by_other(st, p, k):
+            level = max(1, performance_level(st, d, p, k, -1))
         st.reach[c] = level
 
 
@@ -138,21 +138,21 @@ def best_within(st, d: Data, p: int, hi: int, what: int) -> int:
 
 
 @kernel
-def fill_turn_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+def fill_turn_features(st, d: Data, p: int, n_opt: int) -> None:
     """Features of the turn options (H3): what each card can reach, costs, wages."""
     clear_features(st, D.turn_option, n_opt)
-    fill_reach(st, d, rules, p)
+    fill_reach(st, d, p)
     here = st.pl[p, PL.city]
-    bill = W.wage_bill(st, d, rules, p, 1)
+    bill = W.wage_bill(st, d, p, 1)
     price = special_hire_price(st, d)
     fe = st.features
     for i in range(n_opt):
         kind = st.options[i, 0]
         if kind == ADV.POCKET:
-            fe[F.to_pocket, i] = st.options[i, 1] * rules[R.pocket_money]
+            fe[F.to_pocket, i] = st.options[i, 1] * st.rules[R.pocket_money]
             continue
         card = st.options[i, 1]
-        lo, hi = move_bounds(st, d, rules, p, card)
+        lo, hi = move_bounds(st, d, p, card)
         fe[F.to_move, i] = hi
         fe[F.to_replay, i] = 1.0 if kind == ADV.REPLAY else 0.0
         fe[F.to_hand_left, i] = hand_size(st, p) - (1 if kind == ADV.PLAY else 0)
@@ -176,10 +176,10 @@ def fill_turn_features(st, d: Data, rules, p: int, n_opt: int) -> None:
 
 
 @kernel
-def fill_destination_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+def fill_destination_features(st, d: Data, p: int, n_opt: int) -> None:
     """Features of the movement outcomes (H4): request, talent, Points counter, rivals at each end city."""
     clear_features(st, D.destination, n_opt)
-    fill_reach(st, d, rules, p)
+    fill_reach(st, d, p)
     fe = st.features
     for i in range(n_opt):
         c = st.options[i, 0]
@@ -188,7 +188,7 @@ def fill_destination_features(st, d: Data, rules, p: int, n_opt: int) -> None:
         fe[F.ds_new_best, i] = 1.0 if st.reach[c] > st.pl[p, PL.best] else 0.0
         fe[F.ds_talent, i] = city_talent_count(st, c)
         k = st.city_item[c]
-        if k >= 0 and d.ctr_kind[k] == POINTS and (moved or not rules[R.claim_requires_step]):
+        if k >= 0 and d.ctr_kind[k] == POINTS and (moved or not st.rules[R.claim_requires_step]):
             fe[F.ds_points, i] = d.ctr_points[k]
         fe[F.ds_rivals, i] = rival_counters(st, p, c)
         fe[F.ds_stay, i] = 0.0 if moved else 1.0
@@ -198,14 +198,14 @@ def fill_destination_features(st, d: Data, rules, p: int, n_opt: int) -> None:
 
 
 @kernel
-def fill_action_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+def fill_action_features(st, d: Data, p: int, n_opt: int) -> None:
     """Features of the actions after the movement (H5)."""
     clear_features(st, D.action, n_opt)
     c = st.pl[p, PL.city]
     k = st.city_item[c]
     level = 0
     if k >= 0 and d.ctr_kind[k] == PR:
-        level = performance_level(st, d, rules, p, k, -1)
+        level = performance_level(st, d, p, k, -1)
     fe = st.features
     for i in range(n_opt):
         kind = st.options[i, 0]
@@ -235,10 +235,11 @@ def gains_majority(st, p: int, t: int) -> bool:
 
 
 @kernel
-def fill_hire_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+def fill_hire_features(st, d: Data, p: int, n_opt: int) -> None:
     """Features of the hire steps (H6): odds, wage, requests, fame and majority of the counter's type."""
+    rules = st.rules
     clear_features(st, D.hire_step, n_opt)
-    odds = min(6, success_max(st, d, rules, p, rules[R.hire_success_max]) + hire_delta(st, d))
+    odds = min(6, success_max(st, d, p, rules[R.hire_success_max]) + hire_delta(st, d))
     fe = st.features
     for i in range(n_opt):
         kind = st.options[i, 0]
@@ -271,12 +272,12 @@ def fill_hire_features(st, d: Data, rules, p: int, n_opt: int) -> None:
 
 
 @kernel
-def fill_special_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+def fill_special_features(st, d: Data, p: int, n_opt: int) -> None:
     """Features of the Special Hire choices (H7)."""
     clear_features(st, D.special_hire, n_opt)
     price = special_hire_price(st, d)
     money = st.pl[p, PL.money]
-    bill = W.wage_bill(st, d, rules, p, 1)
+    bill = W.wage_bill(st, d, p, 1)
     fe = st.features
     for i in range(n_opt):
         kind = st.options[i, 0]
@@ -293,11 +294,11 @@ def fill_special_features(st, d: Data, rules, p: int, n_opt: int) -> None:
             fe[F.sp_buy, i] = 1.0
             fe[F.sp_price, i] = price
             if kind == SH.BUY:
-                wage = W.unit_wage(st, d, rules, p, arg, 1)
+                wage = W.unit_wage(st, d, p, arg, 1)
                 fe[F.sp_asked, i] = asked(st, d, arg)
                 fe[F.sp_wage, i] = wage
                 fe[F.sp_wage_short, i] = 1.0 if money - price < bill + wage else 0.0
-                fe[F.sp_famous, i] = 1.0 if st.own[p, arg] + 1 == rules[R.famous_threshold] else 0.0
+                fe[F.sp_famous, i] = 1.0 if st.own[p, arg] + 1 == st.rules[R.famous_threshold] else 0.0
                 fe[F.sp_majority, i] = 1.0 if gains_majority(st, p, arg) else 0.0
                 fe[F.sp_animal_new, i] = 1.0 if d.is_animal[arg] and st.own[p, arg] == 0 else 0.0
             else:
@@ -315,7 +316,7 @@ def owned(st, q: int) -> int:
 
 
 @kernel
-def fill_steal_features(st, d: Data, rules, p: int, n_opt: int) -> None:
+def fill_steal_features(st, d: Data, p: int, n_opt: int) -> None:
     """Features of the steal target sets (H7)."""
     clear_features(st, D.steal_target, n_opt)
     fe = st.features
@@ -330,12 +331,12 @@ def fill_steal_features(st, d: Data, rules, p: int, n_opt: int) -> None:
                 continue
             fe[F.sl_asked, i] += asked(st, d, x)
             fe[F.sl_wage, i] += d.wage[x]
-            if st.own[p, x] + 1 == rules[R.famous_threshold]:
+            if st.own[p, x] + 1 == st.rules[R.famous_threshold]:
                 fe[F.sl_famous, i] += 1.0
 
 
 @kernel
-def fill_keep_features(st, d: Data, rules, p: int, mult: int, n_opt: int) -> None:
+def fill_keep_features(st, d: Data, p: int, mult: int, n_opt: int) -> None:
     """Features of the wage choices (H8): keep one more counter of a type, or stop."""
     clear_features(st, D.wage_keep, n_opt)
     fe = st.features
@@ -344,9 +345,9 @@ def fill_keep_features(st, d: Data, rules, p: int, mult: int, n_opt: int) -> Non
             fe[F.wk_done, i] = 1.0
             continue
         t = st.options[i, 1]
-        fe[F.wk_wage, i] = W.unit_wage(st, d, rules, p, t, mult)
+        fe[F.wk_wage, i] = W.unit_wage(st, d, p, t, mult)
         fe[F.wk_asked, i] = asked(st, d, t)
-        fe[F.wk_famous, i] = 1.0 if st.plan[t] < rules[R.famous_threshold] <= st.own[p, t] else 0.0
+        fe[F.wk_famous, i] = 1.0 if st.plan[t] < st.rules[R.famous_threshold] <= st.own[p, t] else 0.0
         fe[F.wk_last_animal, i] = 1.0 if d.is_animal[t] and st.plan[t] == 0 else 0.0
         fe[F.wk_clown, i] = 1.0 if t == CLOWN and st.plan[t] == 0 else 0.0
 
@@ -364,45 +365,45 @@ def yes_no(st, p: int, decision: int, feature: int) -> bool:
 
 
 @kernel
-def move(st, d: Data, rules, p: int, card: int) -> None:
+def move(st, d: Data, p: int, card: int) -> None:
     """The card's movement (CT-MOVE-*): pick an end city, arrive (Points counter), maybe recruit a character."""
-    lo, hi = move_bounds(st, d, rules, p, card)
+    lo, hi = move_bounds(st, d, p, card)
     n_opt = move_options(st, d, p, lo, hi)
     if scored(st, p):
-        fill_destination_features(st, d, rules, p, n_opt)
+        fill_destination_features(st, d, p, n_opt)
     i = decide(st, p, D.destination, n_opt)
     city = st.options[i, 0]
     moved = st.options[i, 1] != 0
     start = st.pl[p, PL.city]
-    vp = arrive(st, d, rules, p, city, moved)
+    vp = arrive(st, d, p, city, moved)
     event(st, p, EV.move, start, city, 1 if moved else 0)
     st.stat[p, ST.distance] += d.dist[start, city]
     if vp > 0:
         st.stat[p, ST.vp_points] += vp
         st.stat[p, ST.points_taken] += 1
         event(st, p, EV.points, vp, city)
-    if can_recruit(st, d, rules, p, moved) and yes_no(st, p, D.recruit, F.rc_yes):
+    if can_recruit(st, d, p, moved) and yes_no(st, p, D.recruit, F.rc_yes):
         k = st.city_char[city]
-        die = recruit(st, d, rules, p)
+        die = recruit(st, d, p)
         got = st.city_char[city] < 0
         st.stat[p, ST.recruits] += 1 if got else 0
         event(st, p, EV.recruit, k, die, 1 if got else 0)
 
 
 @kernel
-def do_perform(st, d: Data, rules, p: int) -> None:
+def do_perform(st, d: Data, p: int) -> None:
     """Perform at the request on p's city (CT-PERF-*), with Ringmaster Ronald's choice if p owns him."""
-    n_opt = ronald_options(st, d, rules, p)
+    n_opt = ronald_options(st, d, p)
     c = st.pl[p, PL.city]
     k = st.city_item[c]
     if n_opt > 1 and scored(st, p):
         clear_features(st, D.ronald, n_opt)
         for i in range(n_opt):
-            st.features[F.ro_level, i] = performance_level(st, d, rules, p, k, st.options[i, 0])
+            st.features[F.ro_level, i] = performance_level(st, d, p, k, st.options[i, 0])
     ronald = st.options[decide(st, p, D.ronald, n_opt), 0]
     money = st.pl[p, PL.money]
     best = st.pl[p, PL.best]
-    level = perform(st, d, rules, p, ronald)
+    level = perform(st, d, p, ronald)
     if level < 0:
         st.stat[p, ST.shows_started] += 1
         event(st, p, EV.show_start, k, c)
@@ -414,20 +415,20 @@ def do_perform(st, d: Data, rules, p: int) -> None:
 
 
 @kernel
-def do_hire(st, d: Data, rules, p: int) -> None:
+def do_hire(st, d: Data, p: int) -> None:
     """One hire action (CT-HIRE-*): declare, roll, buy after a failure, until the action is over."""
     H.hire_begin(st)
     while not H.hire_over(st):
-        n_opt = H.hire_options(st, d, rules, p)
+        n_opt = H.hire_options(st, d, p)
         if n_opt == 0:
             break
         if scored(st, p):
-            fill_hire_features(st, d, rules, p, n_opt)
+            fill_hire_features(st, d, p, n_opt)
         i = decide(st, p, D.hire_step, n_opt)
         kind = st.options[i, 0]
         t = st.options[i, 1]
         owned = st.own[p, t] if t >= 0 else 0
-        die = H.hire_apply(st, d, rules, p, kind, t)
+        die = H.hire_apply(st, d, p, kind, t)
         got = t >= 0 and st.own[p, t] > owned
         st.stat[p, ST.hired] += 1 if got else 0
         if got:
@@ -443,12 +444,12 @@ def do_hire(st, d: Data, rules, p: int) -> None:
 
 
 @kernel
-def special_hire(st, d: Data, rules, p: int) -> None:
+def special_hire(st, d: Data, p: int) -> None:
     """Special Hire (CT-SPH-1): hire, steal from a rival on the city, buy from the reserve, or decline
     (CT-AMB-42)."""
-    n_opt = SH.special_hire_options(st, d, rules, p)
+    n_opt = SH.special_hire_options(st, d, p)
     if n_opt > 1 and scored(st, p):
-        fill_special_features(st, d, rules, p, n_opt)
+        fill_special_features(st, d, p, n_opt)
     i = decide(st, p, D.special_hire, n_opt)
     kind = st.options[i, 0]
     arg = st.options[i, 1]
@@ -458,17 +459,17 @@ def special_hire(st, d: Data, rules, p: int) -> None:
             event(st, p, EV.special_declined)
         return
     if kind == SH.HIRE:
-        do_hire(st, d, rules, p)
+        do_hire(st, d, p)
     elif kind == SH.STEAL:
-        n_opt = SH.steal_options(st, d, rules, p, arg)
+        n_opt = SH.steal_options(st, d, p, arg)
         if scored(st, p):
-            fill_steal_features(st, d, rules, p, n_opt)
+            fill_steal_features(st, d, p, n_opt)
         j = decide(st, p, D.steal_target, n_opt)
         a = st.options[j, 0]
         b = st.options[j, 1]
         c = st.options[j, 2]
         tried = 1 + (1 if b != SH.NONE else 0) + (1 if c != SH.NONE else 0)
-        got = SH.steal(st, d, rules, p, arg, a, b, c)
+        got = SH.steal(st, d, p, arg, a, b, c)
         st.stat[p, ST.steal_rolls] += tried
         st.stat[p, ST.stolen] += got
         st.stat[arg, ST.robbed] += got
@@ -483,41 +484,41 @@ def special_hire(st, d: Data, rules, p: int) -> None:
 
 
 @kernel
-def pay_wages(st, d: Data, rules, p: int, mult: int, begun: int, money: int) -> None:
+def pay_wages(st, d: Data, p: int, mult: int, begun: int, money: int) -> None:
     """Finish a wage payment begun with ``begun`` (W.PAID or W.CHOOSE) by a player who had ``money`` before it:
     choose the kept set, release the rest, and (basic game) place the fired talent on a city (CT-WAGE-*,
     CT-FIRE-*, CT-ADV-WAGE-1)."""
     released = 0
     if begun == W.CHOOSE:
         while True:
-            n_opt = W.keep_options(st, d, rules, p, mult)
+            n_opt = W.keep_options(st, d, p, mult)
             if scored(st, p):
-                fill_keep_features(st, d, rules, p, mult, n_opt)
+                fill_keep_features(st, d, p, mult, n_opt)
             i = decide(st, p, D.wage_keep, n_opt)
             kind = st.options[i, 0]
             t = st.options[i, 1]
-            released = W.keep_apply(st, d, rules, p, mult, kind, t)
+            released = W.keep_apply(st, d, p, mult, kind, t)
             if kind == W.DONE:
                 break
     st.stat[p, ST.fired] += released
-    if released > 0 and not rules[R.advanced]:
-        place_fired_talent(st, d, rules, p)
+    if released > 0 and not st.rules[R.advanced]:
+        place_fired_talent(st, d, p)
     paid = money - st.pl[p, PL.money]
     st.stat[p, ST.wages_paid] += paid
     event(st, p, EV.wages, paid, released, mult)
 
 
 @kernel
-def place_fired_talent(st, d: Data, rules, firer: int) -> None:
+def place_fired_talent(st, d: Data, firer: int) -> None:
     """Fired talent goes to a city holding talent, placed by the player on the firer's right (CT-FIRE-2/3): the
     nearest city by default, or that player's strategy with ``fired_city_policy="policy"`` (CT-AMB-33)."""
-    n_opt = W.fired_city_options(st, rules)
-    chooser = W.fired_chooser(st, rules, firer)
+    n_opt = W.fired_city_options(st)
+    chooser = W.fired_chooser(st, firer)
     if n_opt == 0:
         W.place_fired(st, -1)
         event(st, chooser, EV.fired_city, -1)
         return
-    if chooser < 0 or n_opt == 1 or rules[R.fired_city_policy] != POLICY:
+    if chooser < 0 or n_opt == 1 or st.rules[R.fired_city_policy] != POLICY:
         city = W.fired_city_default(st, d, chooser, firer, n_opt)
     else:
         if scored(st, chooser):
@@ -533,28 +534,28 @@ def place_fired_talent(st, d: Data, rules, firer: int) -> None:
 
 
 @kernel
-def wages(st, d: Data, rules, p: int) -> None:
+def wages(st, d: Data, p: int) -> None:
     """Wage & Transit's payment (CT-WAGE-2)."""
     money = st.pl[p, PL.money]
-    pay_wages(st, d, rules, p, 1, W.wage_begin(st, d, rules, p, 1), money)
+    pay_wages(st, d, p, 1, W.wage_begin(st, d, p, 1), money)
 
 
 @kernel
-def take_action(st, d: Data, rules, p: int, card: int) -> None:
+def take_action(st, d: Data, p: int, card: int) -> None:
     """What the card does after its movement (H5): perform, hire, Basic Transit's step, parade, Special Hire,
     wages."""
-    n_opt = A.action_options(st, d, rules, p, card)
+    n_opt = A.action_options(st, d, p, card)
     if n_opt == 0:
         return
     if scored(st, p):
-        fill_action_features(st, d, rules, p, n_opt)
+        fill_action_features(st, d, p, n_opt)
     act = st.options[decide(st, p, D.action, n_opt), 0]
     if act == A.PERFORM:
-        do_perform(st, d, rules, p)
+        do_perform(st, d, p)
     elif act == A.HIRE:
-        do_hire(st, d, rules, p)
+        do_hire(st, d, p)
     elif act == A.MOVE:
-        move(st, d, rules, p, BASIC)
+        move(st, d, p, BASIC)
     elif act == A.PARADE:
         st.options[0, 0] = 0
         st.options[1, 0] = 1
@@ -563,19 +564,19 @@ def take_action(st, d: Data, rules, p: int, card: int) -> None:
             st.features[F.pa_vp, 0] = 1.0
             st.features[F.pa_rep, 1] = 1.0
         rep = decide(st, p, D.parade_reward, 2) == 1
-        ADV.parade(st, d, rules, p, rep)
+        ADV.parade(st, d, p, rep)
         st.stat[p, ST.parades] += 1
         event(st, p, EV.parade, 1 if rep else 0)
     elif act == A.SPECIAL_HIRE:
-        special_hire(st, d, rules, p)
+        special_hire(st, d, p)
     elif act == A.WAGES:
-        wages(st, d, rules, p)
+        wages(st, d, p)
 
 
 @kernel
-def rest(st, d: Data, rules, p: int) -> None:
+def rest(st, d: Data, p: int) -> None:
     """Rest in Canada (CT-ADV-REST-1): a clown, an acrobat or a reputation step."""
-    n_opt = ADV.rest_options(st, d, rules, p)
+    n_opt = ADV.rest_options(st, d, p)
     if n_opt == 0:
         return
     if scored(st, p):
@@ -608,19 +609,19 @@ def sam_reputation(st, d: Data, p: int) -> None:
 
 
 @kernel
-def play_turn(st, d: Data, rules, p: int) -> None:
+def play_turn(st, d: Data, p: int) -> None:
     """One player's turn (CT-TURN-1b): Smuggler Sam's reputation step if wanted, a turn option, the card's
     movement, Rest's reward, its action, then the shows and lone characters at the end of the turn (CT-TWO-3,
     CT-OPT-CHAR-3)."""
-    if H.sam_reputation_allowed(st, d, rules, p):
+    if H.sam_reputation_allowed(st, d, p):
         sam_reputation(st, d, p)
-    n_opt = ADV.turn_options(st, d, rules, p)
+    n_opt = ADV.turn_options(st, d, p)
     if scored(st, p):
-        fill_turn_features(st, d, rules, p, n_opt)
+        fill_turn_features(st, d, p, n_opt)
     i = decide(st, p, D.turn_option, n_opt)
     kind = st.options[i, 0]
     arg = st.options[i, 1]
-    card = ADV.apply_turn_option(st, d, rules, p, kind, arg)
+    card = ADV.apply_turn_option(st, d, p, kind, arg)
     event(st, p, EV.turn, kind, arg)
     if kind == ADV.POCKET:
         st.stat[p, ST.pockets] += 1
@@ -629,21 +630,21 @@ def play_turn(st, d: Data, rules, p: int) -> None:
     if card >= 0:
         st.stat[p, ST.card + card] += 1
         if A.moves_first(card):
-            move(st, d, rules, p, card)
+            move(st, d, p, card)
         if card == REST:
-            rest(st, d, rules, p)
-        take_action(st, d, rules, p, card)
+            rest(st, d, p)
+        take_action(st, d, p, card)
     end_turn_shows(st, p)
     retire_lone_characters(st)
     if checking(st):
-        assert_invariants(st, d, rules)
+        assert_invariants(st, d)
 
 
 # ------------------------------------------------------------------------------------------------ checks
 @kernel
-def assert_invariants(st, d: Data, rules) -> None:
+def assert_invariants(st, d: Data) -> None:
     """Checked mode: CT-STATE-3 items 1-5 after every turn and month end."""
-    bad = broken_invariant(st, d, rules)
+    bad = broken_invariant(st, d)
     if bad == 1:
         raise AssertionError("CT-STATE-3.1: talent is not conserved across reserve, cities and circuses")
     if bad == 2:
@@ -658,18 +659,19 @@ def assert_invariants(st, d: Data, rules) -> None:
 
 # ------------------------------------------------------------------------------------------------ month end
 @kernel
-def month_scoring(st, d: Data, rules, month: int) -> None:
+def month_scoring(st, d: Data, month: int) -> None:
     """Score the month (CT-SCORE-MONTH-*), splitting the VP into most talent and best performance (or April) for
     the records; in solitaire the most-talent VP are paid as money (CT-SOLO-5) and recorded as VP."""
+    rules = st.rules
     n = st.meta[M.n_players]
     money_only = n == 1 and rules[R.solo_scoring] == MONEY_ONLY
     for p in range(n):
         st.mark[p] = st.pl[p, PL.vp]
-    score_month(st, d, rules, month)
+    score_month(st, d, month)
     for p in range(n):
         st.gain[p] = 0
     if not rules[R.simple_variant] and not money_only:
-        most_talent(st, rules, st.gain)  # the same awards again (talent did not change): the most-talent part
+        most_talent(st, st.gain)  # the same awards again (talent did not change): the most-talent part
     for p in range(n):
         talent = st.gain[p]
         best = st.pl[p, PL.vp] - st.mark[p] - (talent if n > 1 else 0)
@@ -679,12 +681,12 @@ def month_scoring(st, d: Data, rules, month: int) -> None:
 
 
 @kernel
-def catch_up(st, d: Data, rules) -> None:
+def catch_up(st, d: Data) -> None:
     """After a long month the sole last player may take one counter from a rival (CT-CATCHUP-1)."""
-    thief = catch_up_thief(st, rules)
+    thief = catch_up_thief(st)
     if thief < 0:
         return
-    n_opt = catch_up_options(st, d, rules, thief)
+    n_opt = catch_up_options(st, d, thief)
     if scored(st, thief):
         clear_features(st, D.catch_up, n_opt)
         for i in range(n_opt):
@@ -709,9 +711,9 @@ def catch_up(st, d: Data, rules) -> None:
 
 
 @kernel
-def reveal(st, d: Data, rules) -> None:
+def reveal(st, d: Data) -> None:
     """Reveal the month's Event card and carry out its choice, if any (CT-OPT-EVENT-2/3)."""
-    e = reveal_event(st, d, rules)
+    e = reveal_event(st, d)
     if e < 0:
         return
     st.g[GS.events_revealed] += 1
@@ -734,25 +736,25 @@ def reveal(st, d: Data, rules) -> None:
 
 
 @kernel
-def month_end(st, d: Data, rules, month: int) -> None:
+def month_end(st, d: Data, month: int) -> None:
     """The end of a month (CT-MONTH-1): scoring, the first-player marker, the catch-up steal after a long month,
     the Event card, the change of season."""
     n = st.meta[M.n_players]
     event(st, -1, EV.month, month)
-    month_scoring(st, d, rules, month)
+    month_scoring(st, d, month)
     pass_first_player(st)
     event(st, -1, EV.first_player, st.g[GS.first])
     if is_long_month(d, month):
-        catch_up(st, d, rules)
-    if rules[R.event_cards] and d.month_event[month]:
-        reveal(st, d, rules)
+        catch_up(st, d)
+    if st.rules[R.event_cards] and d.month_event[month]:
+        reveal(st, d)
     if d.month_bag_change[month]:
-        change_season(st, d, rules)
+        change_season(st, d)
     for p in range(n):
         st.stat[p, ST.money_month + month] = st.pl[p, PL.money]
         st.stat[p, ST.vp_month + month] = st.pl[p, PL.vp]
     if checking(st):
-        assert_invariants(st, d, rules)
+        assert_invariants(st, d)
 
 
 @kernel
@@ -765,7 +767,6 @@ def final_points(st, p: int) -> int:
 def game_end(st, d: Data, reason: int) -> None:
     """Hook, at the end of September: taxes (2 players, CT-SCORE-FINAL-1), the solitaire end wages (CT-SOLO-6),
     final scoring, the keys and the records (the core's turn driver then ends the game)."""
-    rules = st.rules
     n = st.meta[M.n_players]
     for p in range(n):
         st.stat[p, ST.vp_final] -= final_points(st, p)
@@ -773,35 +774,36 @@ def game_end(st, d: Data, reason: int) -> None:
         if taxed(st, p):
             vp = st.pl[p, PL.vp]
             money = st.pl[p, PL.money]
-            begun = taxes_begin(st, d, rules, p)
+            begun = taxes_begin(st, d, p)
             event(st, p, EV.taxes, vp - st.pl[p, PL.vp], st.pl[p, PL.vp])
-            pay_wages(st, d, rules, p, rules[R.taxes_wage_multiplier], begun, money)
+            pay_wages(st, d, p, st.rules[R.taxes_wage_multiplier], begun, money)
     if n == 1:
         money = st.pl[0, PL.money]
-        bill = W.wage_bill(st, d, rules, 0, 1)
-        W.pay_all_or_nothing_left(st, d, rules, 0, 1)
+        bill = W.wage_bill(st, d, 0, 1)
+        W.pay_all_or_nothing_left(st, d, 0, 1)
         st.stat[0, ST.wages_paid] += money - st.pl[0, PL.money]
         event(st, 0, EV.end_wages, bill, money - st.pl[0, PL.money], st.pl[0, PL.money])
     for step in range(FINAL_STEPS):
-        if final_step_applies(st, rules, step):
+        if final_step_applies(st, step):
             for p in range(n):
                 st.mark[p] = final_points(st, p)
-            final_step(st, d, rules, step)
+            final_step(st, d, step)
             for p in range(n):
                 event(st, p, EV.final_step, step, final_points(st, p) - st.mark[p], final_points(st, p))
     st.g[GS.ended] = 1
     for p in range(n):
         st.stat[p, ST.vp_final] += final_points(st, p)
     if checking(st):
-        assert_invariants(st, d, rules)
-    ranking_keys(st, rules, st.keys)
-    record_game(st, d, rules)
+        assert_invariants(st, d)
+    ranking_keys(st, st.keys)
+    record_game(st, d)
 
 
 @kernel
-def record_game(st, d: Data, rules) -> None:
+def record_game(st, d: Data) -> None:
     """Each seat's score (VP; money in solitaire; the Best Performance marker in the simple variant) and the game's
     own columns."""
+    rules = st.rules
     n = st.meta[M.n_players]
     for p in range(n):
         out = st.players[p]
@@ -850,17 +852,16 @@ def record_game(st, d: Data, rules) -> None:
 @kernel
 def setup_game(st, d: Data) -> None:
     """Hook: the basic setup (CT-SETUP-1..13) with the players' choices of starting talent and start city."""
-    rules = st.rules
     n = st.meta[M.n_players]
     st.g[:] = 0
     st.stat[:, :] = 0
     st.fired[:] = 0
     st.plan[:] = 0
     st.tried[:] = 0
-    setup_supply(st, d, rules)
+    setup_supply(st, d)
     for i in range(n):
         p = (st.g[GS.first] + i) % n
-        for _ in range(rules[R.start_choice_talents]):
+        for _ in range(st.rules[R.start_choice_talents]):
             n_opt = start_talent_options(st, d)
             if n_opt == 0:
                 break
@@ -876,7 +877,7 @@ def setup_game(st, d: Data) -> None:
             take_start_talent(st, p, t)
             st.stat[p, ST.start_talent + t] += 1
             event(st, p, EV.start_talent, t)
-    setup_board(st, d, rules)
+    setup_board(st, d)
     for i in range(n):
         p = (st.g[GS.first] + i) % n
         n_opt = start_city_options(st, d)
@@ -898,7 +899,7 @@ def setup_game(st, d: Data) -> None:
         st.stat[p, ST.start_city] = c
         event(st, p, EV.start_city, c)
     if checking(st):
-        assert_invariants(st, d, rules)
+        assert_invariants(st, d)
 
 
 @kernel
@@ -910,10 +911,9 @@ def first_seat(st, d: Data) -> int:
 @kernel
 def week_start(st, d: Data) -> None:
     """Hook: the start-of-round safety net (CT-ROUST-4), then the week's quota check."""
-    rules = st.rules
-    st.g[GS.replacements] += roustabout(st, d, rules)
-    met = quota_met(st, d, rules)
-    st.g[GS.quota_short] += 1 if occupied_count(st, rules) < quota(st, d) else 0
+    st.g[GS.replacements] += roustabout(st, d)
+    met = quota_met(st, d)
+    st.g[GS.quota_short] += 1 if occupied_count(st) < quota(st, d) else 0
     if checking(st) and not met:
         raise AssertionError("CT-STATE-3.6: the occupied cities miss the quota with counters in the bag")
     event(st, -1, EV.week, st.g[GS.week] + 1, st.g[GS.first], 1 if met else 0)
@@ -922,7 +922,7 @@ def week_start(st, d: Data) -> None:
 @kernel
 def turn(st, d: Data, p: int) -> int:
     """Hook: one player's turn (CT-TURN-1b), counting the weeks it ends in a dead end; the game goes on."""
-    play_turn(st, d, st.rules, p)
+    play_turn(st, d, p)
     if d.deg[st.pl[p, PL.city]] == 1:
         st.stat[p, ST.dead_end_weeks] += 1
     return GOES_ON
@@ -932,15 +932,14 @@ def turn(st, d: Data, p: int) -> int:
 def week_end(st, d: Data) -> int:
     """Hook: the Roustabout phase (CT-ROUST-2), the calendar (CT-ROUST-3) and a month's end; END_SEPTEMBER once
     September is over."""
-    rules = st.rules
-    st.g[GS.replacements] += roustabout(st, d, rules)
+    st.g[GS.replacements] += roustabout(st, d)
     if st.g[GS.bag_n] == 0 and st.g[GS.bag_empty_week] == 0:
         st.g[GS.bag_empty_week] = st.g[GS.week] + 1
-    if checking(st) and not quota_met(st, d, rules):
+    if checking(st) and not quota_met(st, d):
         raise AssertionError("CT-STATE-3.6: the Roustabout phase left the quota unmet with counters in the bag")
     result = advance_week(st, d)
     if result != WEEK:
-        month_end(st, d, rules, d.week_month[st.g[GS.week] - 1])
+        month_end(st, d, d.week_month[st.g[GS.week] - 1])
     return END_SEPTEMBER if result == GAME_END else GOES_ON
 
 

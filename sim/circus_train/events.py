@@ -20,13 +20,13 @@ from sim.core.state import M
 
 
 @kernel
-def setup_events(st, d: Data, rules) -> None:
+def setup_events(st, d: Data) -> None:
     """Shuffle the Event cards whose train symbol allows the player count and keep the first five face down
     (CT-OPT-EVENT-1); no deck without the optional rule."""
     st.g[GS.event] = -1
     st.g[GS.event_next] = 0
     st.g[GS.event_n] = 0
-    if not rules[R.event_cards]:
+    if not st.rules[R.event_cards]:
         return
     m = 0
     for e in range(d.ev_effect.shape[0]):
@@ -100,7 +100,7 @@ def _unique(st, key: int, highest: bool) -> int:
 
 
 @kernel
-def reveal_event(st, d: Data, rules) -> int:
+def reveal_event(st, d: Data) -> int:
     """Reveal the next Event card after the first-player marker passed (CT-OPT-EVENT-2): a month card comes into
     force, replacing the last one; an immediate card replaces it too and its effect without choices is applied now.
     Returns the card, or -1 when the deck is used up."""
@@ -129,7 +129,7 @@ def reveal_event(st, d: Data, rules) -> int:
     elif eff == EV_VP_MOST:
         p = _unique(st, PL.best, True)
         if p >= 0:
-            gain_vp(st, rules, p, d.ev_value[e])
+            gain_vp(st, p, d.ev_value[e])
     return e
 
 

@@ -64,7 +64,7 @@ def _put(st, n: int, kind: int, t: int) -> int:
 
 
 @kernel
-def hire_options(st, d: Data, rules, p: int) -> int:
+def hire_options(st, d: Data, p: int) -> int:
     """Fill ``st.options[i] = (kind, type)`` with p's legal hire steps (H6); return the count (0 = the action is
     over)."""
     c = st.pl[p, PL.city]
@@ -72,7 +72,7 @@ def hire_options(st, d: Data, rules, p: int) -> int:
     n = 0
     if phase == BUY:
         t = st.g[GS.hire_failed]
-        if st.pl[p, PL.money] >= rules[R.hire_buy_cost]:  # CT-HIRE-3
+        if st.pl[p, PL.money] >= st.rules[R.hire_buy_cost]:  # CT-HIRE-3
             n = _put(st, n, BUY_IT, t)
         return _put(st, n, PASS, t)
     if phase == DECLARE:
@@ -85,32 +85,32 @@ def hire_options(st, d: Data, rules, p: int) -> int:
     for t in range(N_TYPES):  # ROLL
         if st.plan[t] > 0:
             n = _put(st, n, ROLL_ONE, t)
-            if owns_character(st, d, rules, p, SAM):  # CT-OPT-CHAR-8: one talent without a roll
+            if owns_character(st, d, p, SAM):  # CT-OPT-CHAR-8: one talent without a roll
                 n = _put(st, n, SAM_TAKE, t)
-    if n > 0 and sam_reputation_allowed(st, d, rules, p):
+    if n > 0 and sam_reputation_allowed(st, d, p):
         n = _put(st, n, SAM_REP, -1)
     return n
 
 
 @kernel
-def hire_step_is_legal(st, d: Data, rules, p: int, kind: int, t: int) -> bool:
+def hire_step_is_legal(st, d: Data, p: int, kind: int, t: int) -> bool:
     """Independent check of one hire step against CT-HIRE-2/3 and CT-AMB-37."""
     c = st.pl[p, PL.city]
     phase = st.g[GS.hire_phase]
     if phase == BUY:
         if t != st.g[GS.hire_failed]:
             return False
-        return kind == PASS or (kind == BUY_IT and st.pl[p, PL.money] >= rules[R.hire_buy_cost])
+        return kind == PASS or (kind == BUY_IT and st.pl[p, PL.money] >= st.rules[R.hire_buy_cost])
     if phase == DECLARE:
         if kind == ADD:
             return 0 <= t < N_TYPES and _free(st, c, t) > 0
         return kind == GO and t == -1 and (_declared(st) > 0 or st.g[GS.hire_rolled] > 0)
     if kind == SAM_REP:
-        return t == -1 and sam_reputation_allowed(st, d, rules, p) and _declared(st) > 0
+        return t == -1 and sam_reputation_allowed(st, d, p) and _declared(st) > 0
     if kind == ROLL_ONE or kind == SAM_TAKE:
         if not (0 <= t < N_TYPES and st.plan[t] > 0):
             return False
-        return kind == ROLL_ONE or owns_character(st, d, rules, p, SAM)
+        return kind == ROLL_ONE or owns_character(st, d, p, SAM)
     return False
 
 
@@ -134,10 +134,10 @@ def _retire_sam(st, d: Data) -> None:
 
 
 @kernel
-def sam_reputation_allowed(st, d: Data, rules, p: int) -> bool:
+def sam_reputation_allowed(st, d: Data, p: int) -> bool:
     """Advanced game: Sam's owner may use him for +1 reputation step at any time of their turn; the rulebook puts
     no timing condition on this use, unlike the free hire (CT-OPT-CHAR-8)."""
-    return rules[R.advanced] != 0 and owns_character(st, d, rules, p, SAM)
+    return st.rules[R.advanced] != 0 and owns_character(st, d, p, SAM)
 
 
 @kernel
@@ -148,13 +148,14 @@ def use_sam_reputation(st, d: Data, p: int) -> None:
 
 
 @kernel
-def hire_apply(st, d: Data, rules, p: int, kind: int, t: int) -> int:
+def hire_apply(st, d: Data, p: int, kind: int, t: int) -> int:
     """Play one hire step; return the die rolled (0 when none was rolled).
 
     A roll of 1..success_max (basic 1-4, advanced the reputation box, CT-ADV-HIRE-1) hires the counter at no cost;
     a higher roll fails and opens the BUY step (CT-HIRE-2); an Event card may move the success limit. A failure
     ends the declared set in the adaptive reading (CT-AMB-37); a GO with nothing declared ends the action.
     """
+    rules = st.rules
     c = st.pl[p, PL.city]
     if kind == ADD:
         st.plan[t] += 1
@@ -175,7 +176,7 @@ def hire_apply(st, d: Data, rules, p: int, kind: int, t: int) -> int:
         st.plan[t] -= 1
         st.g[GS.hire_rolled] += 1
         die = 1 + randint(st.rng, 6)
-        if die <= success_max(st, d, rules, p, rules[R.hire_success_max]) + hire_delta(st, d):
+        if die <= success_max(st, d, p, rules[R.hire_success_max]) + hire_delta(st, d):
             _take(st, p, c, t)
             _after_roll(st)
         else:

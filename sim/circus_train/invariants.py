@@ -13,7 +13,7 @@ from sim.core.state import M
 
 
 @kernel
-def broken_invariant(st, d: Data, rules) -> int:
+def broken_invariant(st, d: Data) -> int:
     """0 when CT-STATE-3 items 1-5 hold, else the number of the first broken item."""
     n = st.meta[M.n_players]
     for t in range(N_TYPES):  # 1: talent conserved per type
@@ -56,7 +56,7 @@ def broken_invariant(st, d: Data, rules) -> int:
     for p in range(n):  # 4: hand + discard = the deck, hand never empty
         size = 0
         for card in range(N_CARDS):
-            if st.hand[p, card] + st.disc[p, card] != deck_copies(d, rules, n, card) or st.hand[p, card] < 0:
+            if st.hand[p, card] + st.disc[p, card] != deck_copies(d, st.rules, n, card) or st.hand[p, card] < 0:
                 return 4
             size += st.hand[p, card]
         if size < 1:
@@ -68,6 +68,6 @@ def broken_invariant(st, d: Data, rules) -> int:
 
 
 @kernel
-def quota_met(st, d: Data, rules) -> bool:
+def quota_met(st, d: Data) -> bool:
     """CT-STATE-3 item 6: at the start of a round the occupied cities equal the quota unless the bag is empty."""
-    return st.g[GS.bag_n] == 0 or occupied_count(st, rules) == quota(st, d)
+    return st.g[GS.bag_n] == 0 or occupied_count(st) == quota(st, d)

@@ -17,14 +17,14 @@ from sim.core.jit import kernel
 
 
 @kernel
-def owns_character(st, d: Data, rules, p: int, ch: int) -> bool:
+def owns_character(st, d: Data, p: int, ch: int) -> bool:
     """p owns Special Character ``ch`` (optional rule, CT-OPT-CHAR-5)."""
     k = d.char_counter[ch]
-    return rules[R.special_characters] != 0 and k >= 0 and st.ctr_owner[k] == p
+    return st.rules[R.special_characters] != 0 and k >= 0 and st.ctr_owner[k] == p
 
 
 @kernel
-def move_bounds(st, d: Data, rules, p: int, card: int) -> tuple:
+def move_bounds(st, d: Data, p: int, card: int) -> tuple:
     """(fewest, most) steps of ``card``'s movement: 0..printed range, Basic Transit's move exactly 1 (CT-CARD-5),
     Hold and Rest none; Brakeman Bill adds one step to the most (CT-OPT-CHAR-6, CT-AMB-25); an Event card may
     cap it."""
@@ -32,7 +32,7 @@ def move_bounds(st, d: Data, rules, p: int, card: int) -> tuple:
         return 0, 0
     lo = 1 if card == BASIC else 0
     hi = d.card_move_max[card]
-    if owns_character(st, d, rules, p, BILL):
+    if owns_character(st, d, p, BILL):
         hi += 1
     return lo, max(lo, move_cap(st, d, card, hi))
 
@@ -75,7 +75,7 @@ def move_options(st, d: Data, p: int, lo: int, hi: int) -> int:
 
 
 @kernel
-def arrive(st, d: Data, rules, p: int, city: int, moved: bool) -> int:
+def arrive(st, d: Data, p: int, city: int, moved: bool) -> int:
     """End a movement in ``city`` (CT-MOVE-3/4, CT-PTS-1); return the VP of a Points counter claimed (0 if none).
 
     Leaving the city of a two-week show cancels it (CT-MOVE-4, CT-TWO-4, CT-AMB-32). A Points counter goes to the
@@ -86,10 +86,10 @@ def arrive(st, d: Data, rules, p: int, city: int, moved: bool) -> int:
         st.pl[p, PL.show] = -1
     st.pl[p, PL.city] = city
     k = st.city_item[city]
-    if k >= 0 and d.ctr_kind[k] == POINTS and (moved or not rules[R.claim_requires_step]):
+    if k >= 0 and d.ctr_kind[k] == POINTS and (moved or not st.rules[R.claim_requires_step]):
         st.city_item[city] = -1
         st.ctr_where[k] = LOC_REMOVED
-        gain_vp(st, rules, p, d.ctr_points[k])
+        gain_vp(st, p, d.ctr_points[k])
         return d.ctr_points[k]
     return 0
 

@@ -13,31 +13,32 @@ from sim.core.state import M
 
 
 @kernel
-def performance_level(st, d: Data, rules, p: int, k: int, ronald_type: int) -> int:
+def performance_level(st, d: Data, p: int, k: int, ronald_type: int) -> int:
     """Level of p performing PR ``k`` (CT-PERF-2..5): base, plus each asked-for type's bonus once if p owns one of
     that type, doubled when p owns famous_threshold or more (or it is Ringmaster Ronald's chosen type, clowns or
     acrobats, CT-OPT-CHAR-7), plus the bases of p's earlier PRs, plus Big Bertha's 10 (CT-OPT-CHAR-10), plus an
     Event card's change; never below 0. ``ronald_type`` is -1 when Ronald is not used."""
+    rules = st.rules
     level = d.ctr_base[k]
     for t in range(N_TYPES):
         if d.ctr_bonus[k, t] > 0 and st.own[p, t] >= 1:
             bonus = d.ctr_bonus[k, t]
             famous = st.own[p, t] >= rules[R.famous_threshold]
-            if t == ronald_type and owns_character(st, d, rules, p, RONALD):
+            if t == ronald_type and owns_character(st, d, p, RONALD):
                 famous = True
             if famous:
                 bonus *= rules[R.famous_multiplier]
             level += bonus
     level += st.pl[p, PL.pr_base] + level_delta(st, d)
-    if owns_character(st, d, rules, p, BERTHA):
+    if owns_character(st, d, p, BERTHA):
         level += rules[R.bertha_bonus]
     return max(0, level)
 
 
 @kernel
-def show_reserved_by_other(st, rules, p: int, k: int) -> bool:
+def show_reserved_by_other(st, p: int, k: int) -> bool:
     """House rule ``two_week_reserved`` (CT-AMB-5): another player's show in progress holds the PR."""
-    if not rules[R.two_week_reserved]:
+    if not st.rules[R.two_week_reserved]:
         return False
     for q in range(st.meta[M.n_players]):
         if q != p and st.pl[q, PL.show] == k:
@@ -46,17 +47,17 @@ def show_reserved_by_other(st, rules, p: int, k: int) -> bool:
 
 
 @kernel
-def can_perform(st, d: Data, rules, p: int) -> bool:
+def can_perform(st, d: Data, p: int) -> bool:
     """A PR on p's city that p may perform (CT-PERF-1): any player, with any talent; a two-week show may be
     completed only on the turn right after it started (CT-TWO-2)."""
     k = st.city_item[st.pl[p, PL.city]]
-    if k < 0 or d.ctr_kind[k] != PR or show_reserved_by_other(st, rules, p, k):
+    if k < 0 or d.ctr_kind[k] != PR or show_reserved_by_other(st, p, k):
         return False
     return True
 
 
 @kernel
-def perform(st, d: Data, rules, p: int, ronald_type: int) -> int:
+def perform(st, d: Data, p: int, ronald_type: int) -> int:
     """Perform at the PR on p's city; return the level scored, or -1 when this starts a two-week show.
 
     Two-week PR not yet started by p: the show starts and nothing scores (CT-TWO-1, CT-TWO-5: not reserved).
@@ -65,14 +66,15 @@ def perform(st, d: Data, rules, p: int, ronald_type: int) -> int:
     if beaten (CT-PERF-7), and p earns the PR colour's money plus $10 for a new best (CT-PERF-8); in solitaire $1
     per level point instead (CT-SOLO-3).
     """
+    rules = st.rules
     c = st.pl[p, PL.city]
     k = st.city_item[c]
     if d.ctr_two_week[k] and st.pl[p, PL.show] != k:
         st.pl[p, PL.show] = k
         st.pl[p, PL.show_week] = st.g[GS.week]
-        st.pl[p, PL.show_level] = performance_level(st, d, rules, p, k, ronald_type)
+        st.pl[p, PL.show_level] = performance_level(st, d, p, k, ronald_type)
         return -1
-    level = performance_level(st, d, rules, p, k, ronald_type)
+    level = performance_level(st, d, p, k, ronald_type)
     if d.ctr_two_week[k] and not rules[R.two_week_score_at_completion]:
         level = st.pl[p, PL.show_level]
     st.city_item[c] = -1

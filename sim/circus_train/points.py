@@ -11,17 +11,18 @@ from sim.core.state import M
 
 
 @kernel
-def gain_vp(st, rules, p: int, k: int) -> None:
+def gain_vp(st, p: int, k: int) -> None:
     """Add k VP; in solitaire every VP is paid as money instead (CT-SOLO-5)."""
     if st.meta[M.n_players] == 1:
-        st.pl[p, PL.money] += k * rules[R.solo_vp_money]
+        st.pl[p, PL.money] += k * st.rules[R.solo_vp_money]
     else:
         st.pl[p, PL.vp] += k
 
 
 @kernel
-def lose_vp(st, rules, p: int, k: int) -> None:
+def lose_vp(st, p: int, k: int) -> None:
     """Take k VP, never below the floor (CT-VP-1, CT-AMB-13); solitaire pays $ per VP, never below $0 (CT-SOLO-5)."""
+    rules = st.rules
     if st.meta[M.n_players] == 1:
         st.pl[p, PL.money] = max(0, st.pl[p, PL.money] - k * rules[R.solo_vp_money])
     else:
@@ -35,8 +36,8 @@ def change_rep(st, d: Data, p: int, steps: int) -> None:
 
 
 @kernel
-def success_max(st, d: Data, rules, p: int, basic: int) -> int:
+def success_max(st, d: Data, p: int, basic: int) -> int:
     """Highest die face that succeeds: ``basic`` (e.g. 1-4) or, in the advanced game, the reputation box (CT-REP-4)."""
-    if rules[R.advanced]:
+    if st.rules[R.advanced]:
         return d.rep_success[st.pl[p, PL.rep]]
     return basic

@@ -23,20 +23,20 @@ def city_talent_count(st, c: int) -> int:
 
 
 @kernel
-def is_occupied(st, rules, c: int) -> bool:
+def is_occupied(st, c: int) -> bool:
     """A PR, a Points counter or talent on the city (CT-ROUST-1); a lone character counts only with
     ``lone_character_occupies`` (CT-AMB-9)."""
     if st.city_item[c] >= 0 or city_talent_count(st, c) > 0:
         return True
-    return rules[R.lone_character_occupies] != 0 and st.city_char[c] >= 0
+    return st.rules[R.lone_character_occupies] != 0 and st.city_char[c] >= 0
 
 
 @kernel
-def occupied_count(st, rules) -> int:
+def occupied_count(st) -> int:
     """Occupied cities on the board (CT-ROUST-1)."""
     k = 0
     for c in range(st.city_item.shape[0]):
-        if is_occupied(st, rules, c):
+        if is_occupied(st, c):
             k += 1
     return k
 
@@ -141,21 +141,21 @@ def replenish_one(st, d: Data) -> int:
 
 
 @kernel
-def fill_to(st, d: Data, rules, target: int) -> int:
+def fill_to(st, d: Data, target: int) -> int:
     """Replenish while fewer than ``target`` cities are occupied and the bag holds counters (CT-ROUST-2,
     CT-LIMIT-2); return the number of cities replenished."""
     k = 0
-    while occupied_count(st, rules) < target and st.g[GS.bag_n] > 0:
+    while occupied_count(st) < target and st.g[GS.bag_n] > 0:
         replenish_one(st, d)
         k += 1
     return k
 
 
 @kernel
-def roustabout(st, d: Data, rules) -> int:
+def roustabout(st, d: Data) -> int:
     """Fill the board to the current month's quota, 8 / 10 / 12 (CT-ROUST-2; the same fill is the start-of-round
     safety net, CT-ROUST-4)."""
-    return fill_to(st, d, rules, quota(st, d))
+    return fill_to(st, d, quota(st, d))
 
 
 @kernel
@@ -169,17 +169,17 @@ def retire_lone_characters(st) -> None:
 
 
 @kernel
-def fill_bag(st, d: Data, rules, season: int) -> None:
+def fill_bag(st, d: Data, season: int) -> None:
     """The bag becomes the season's counters; characters only with the optional rule (CT-SETUP-5, CT-OPT-CHAR-1)."""
     st.g[GS.bag_n] = 0
     st.g[GS.bag_season] = season
     for k in range(d.ctr_kind.shape[0]):
-        if d.ctr_season[k] == season and (d.ctr_kind[k] != CHARACTER or rules[R.special_characters]):
+        if d.ctr_season[k] == season and (d.ctr_kind[k] != CHARACTER or st.rules[R.special_characters]):
             return_to_bag(st, k)
 
 
 @kernel
-def change_season(st, d: Data, rules) -> None:
+def change_season(st, d: Data) -> None:
     """End of May / July (CT-SEASON-1): the old bag's counters leave the game, undrawn characters go to the
     special-character reserve (CT-AMB-24); green characters still on the board go there too at the end of May
     (CT-OPT-CHAR-12; yellow ones only with ``character_yellow_window``, CT-AMB-40); the next season's counters
@@ -189,11 +189,11 @@ def change_season(st, d: Data, rules) -> None:
         k = st.bag[i]
         st.ctr_where[k] = LOC_CHAR_RESERVE if d.ctr_kind[k] == CHARACTER else LOC_REMOVED
     st.g[GS.bag_n] = 0
-    if old == 0 or rules[R.character_yellow_window]:
+    if old == 0 or st.rules[R.character_yellow_window]:
         for c in range(st.city_char.shape[0]):
             k = st.city_char[c]
             if k >= 0 and d.ctr_season[k] == old:
                 st.ctr_where[k] = LOC_CHAR_RESERVE
                 st.city_char[c] = -1
-    fill_bag(st, d, rules, old + 1)
-    roustabout(st, d, rules)
+    fill_bag(st, d, old + 1)
+    roustabout(st, d)

@@ -14,7 +14,7 @@ MONEY_ONLY = CHOICES["solo_scoring"].index("money_only")
 
 
 @kernel
-def most_talent(st, rules, out) -> None:
+def most_talent(st, out) -> None:
     """out[p] = VP from most talent (CT-SCORE-MONTH-1): for each type, a player owning strictly more than every
     other player, and at least most_talent_min, scores that number; a tie for the most scores nothing. Alone (in
     solitaire) the player is always the most (CT-SCORE-MONTH-6). Characters never count."""
@@ -33,7 +33,7 @@ def most_talent(st, rules, out) -> None:
                 tie = False
             elif k == top:
                 tie = True
-        if not tie and top >= rules[R.most_talent_min]:
+        if not tie and top >= st.rules[R.most_talent_min]:
             out[who] += top
 
 
@@ -76,32 +76,33 @@ def best_performance(values, n: int, rules, out, first: int) -> None:
 
 
 @kernel
-def score_month(st, d: Data, rules, month: int) -> None:
+def score_month(st, d: Data, month: int) -> None:
     """End-of-month scoring (CT-SCORE-MONTH-*): most talent; then best performance with 3+ players (April: 5 VP to
     each player owning a PR instead, CT-SCORE-MONTH-4, CT-AMB-11; with ``april_keeps_lower_places`` the 5 VP replace
     only the 1st place and the 2nd and 3rd places still pay) or the 2-player split; solitaire scores most talent
     only, in money (CT-SCORE-MONTH-6, CT-AMB-27); the simple variant scores nothing (CT-OPT-SIMPLE-1)."""
+    rules = st.rules
     n = st.meta[M.n_players]
     if rules[R.simple_variant] or (n == 1 and rules[R.solo_scoring] == MONEY_ONLY):
         return
-    most_talent(st, rules, st.gain)
+    most_talent(st, st.gain)
     for p in range(n):
         if st.gain[p] > 0:
-            gain_vp(st, rules, p, st.gain[p])
+            gain_vp(st, p, st.gain[p])
     if n == 1:
         return
     first = rules[R.best_vp_1]
     if month == 0 and n >= 3 and rules[R.april_rule]:
         for p in range(n):
             if st.pl[p, PL.n_pr] >= 1:
-                gain_vp(st, rules, p, rules[R.april_vp])
+                gain_vp(st, p, rules[R.april_vp])
         if not rules[R.april_keeps_lower_places]:
             return
         first = 0
     best_performance(st.pl[:, PL.best], n, rules, st.gain, first)
     for p in range(n):
         if st.gain[p] > 0:
-            gain_vp(st, rules, p, st.gain[p])
+            gain_vp(st, p, st.gain[p])
 
 
 @kernel
@@ -111,11 +112,11 @@ def pass_first_player(st) -> None:
 
 
 @kernel
-def catch_up_thief(st, rules) -> int:
+def catch_up_thief(st) -> int:
     """After a long month: the one player with the fewest VP, or -1 on a tie for the fewest, in solitaire and in
     the simple variant (CT-CATCHUP-1, CT-OPT-SIMPLE-1)."""
     n = st.meta[M.n_players]
-    if n == 1 or rules[R.simple_variant]:
+    if n == 1 or st.rules[R.simple_variant]:
         return -1
     low = st.pl[0, PL.vp]
     who = 0
@@ -132,9 +133,10 @@ def catch_up_thief(st, rules) -> int:
 
 
 @kernel
-def catch_up_is_legal(st, d: Data, rules, p: int, q: int, item: int) -> bool:
+def catch_up_is_legal(st, d: Data, p: int, q: int, item: int) -> bool:
     """One counter (a talent type, or 7 + character with the optional rule) of another player q; advanced game:
     only from a player whose reputation is not above p's (CT-CATCHUP-1, CT-ADV-CATCHUP-1). item -1 = decline."""
+    rules = st.rules
     if item == -1:
         return True
     if q == p or not 0 <= q < st.meta[M.n_players]:
@@ -149,14 +151,14 @@ def catch_up_is_legal(st, d: Data, rules, p: int, q: int, item: int) -> bool:
 
 
 @kernel
-def catch_up_options(st, d: Data, rules, p: int) -> int:
+def catch_up_options(st, d: Data, p: int) -> int:
     """Fill ``st.options[i] = (victim, item)`` with the thief's choices, first (-1, -1) to take nothing (H10)."""
     st.options[0, 0] = -1
     st.options[0, 1] = -1
     n = 1
     for q in range(st.meta[M.n_players]):
         for item in range(N_TYPES + N_CHARS):
-            if q != p and catch_up_is_legal(st, d, rules, p, q, item):
+            if q != p and catch_up_is_legal(st, d, p, q, item):
                 st.options[n, 0] = q
                 st.options[n, 1] = item
                 n += 1

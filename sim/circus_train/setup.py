@@ -17,11 +17,12 @@ from sim.core.state import M
 
 
 @kernel
-def setup_supply(st, d: Data, rules) -> None:
+def setup_supply(st, d: Data) -> None:
     """Everything before the players' choices (CT-SETUP-1..7): reserve, one clown and $0 each, VP 0, Best
     Performance 10, reputation on the start box, decks dealt, green bag, shuffled Destination deck, week 1, a
     random first player, each seat's compensation in money (CT-SEAT-1), and the Event deck with the optional rule
     (CT-OPT-EVENT-1)."""
+    rules = st.rules
     n = st.meta[M.n_players]
     for t in range(N_TYPES):
         st.reserve[t] = d.talent_count[t]
@@ -40,7 +41,7 @@ def setup_supply(st, d: Data, rules) -> None:
         st.pl[p, PL.show] = -1
         st.pl[p, PL.show_week] = -1
         st.pl[p, PL.rep] = d.rep_meta[0]
-    deal_decks(st, d, rules)
+    deal_decks(st, d)
     for c in range(st.city_item.shape[0]):
         st.city_item[c] = -1
         st.city_char[c] = -1
@@ -49,7 +50,7 @@ def setup_supply(st, d: Data, rules) -> None:
     for k in range(st.ctr_where.shape[0]):
         st.ctr_where[k] = LOC_ASIDE if d.ctr_kind[k] != CHARACTER or rules[R.special_characters] else LOC_REMOVED
         st.ctr_owner[k] = -1
-    fill_bag(st, d, rules, 0)
+    fill_bag(st, d, 0)
     nd = d.dest_city.shape[0]
     for i in range(nd):
         st.dest[i] = i
@@ -62,7 +63,7 @@ def setup_supply(st, d: Data, rules) -> None:
     st.g[GS.first_setup] = st.g[GS.first]
     for i in range(n):  # CT-SEAT-1: seat i + 1 is the (i + 1)-th in turn order from the random first player
         st.pl[(st.g[GS.first] + i) % n, PL.money] += seat_bonus(rules, R.seat2_money, i)
-    setup_events(st, d, rules)
+    setup_events(st, d)
 
 
 @kernel
@@ -90,7 +91,7 @@ def take_start_talent(st, p: int, t: int) -> None:
 
 
 @kernel
-def opening_requests(st, d: Data, rules) -> None:
+def opening_requests(st, d: Data) -> None:
     """One PR per player, each on a fresh Destination card's city: counters are drawn until a PR comes up and every
     other counter goes straight back into the bag, the same card waiting (CT-SETUP-9, CT-AMB-2). Solitaire: 1."""
     placed = 0
@@ -110,10 +111,10 @@ def opening_requests(st, d: Data, rules) -> None:
 
 
 @kernel
-def setup_board(st, d: Data, rules) -> None:
+def setup_board(st, d: Data) -> None:
     """Opening requests, then the fill to 8 occupied cities with any counters (CT-SETUP-9..12)."""
-    opening_requests(st, d, rules)
-    fill_to(st, d, rules, rules[R.fill_start])
+    opening_requests(st, d)
+    fill_to(st, d, st.rules[R.fill_start])
 
 
 @kernel

@@ -20,12 +20,12 @@ NONE = -1
 
 
 @kernel
-def _victim_items(st, d: Data, rules, q: int) -> int:
+def _victim_items(st, d: Data, q: int) -> int:
     """Counters the thief could take from q: talent, and characters with the optional rule."""
     k = 0
     for t in range(N_TYPES):
         k += st.own[q, t]
-    if rules[R.special_characters]:
+    if st.rules[R.special_characters]:
         for ch in range(N_CHARS):
             if d.char_counter[ch] >= 0 and st.ctr_owner[d.char_counter[ch]] == q:
                 k += 1
@@ -33,9 +33,10 @@ def _victim_items(st, d: Data, rules, q: int) -> int:
 
 
 @kernel
-def character_buyable(st, d: Data, rules, p: int, ch: int) -> bool:
+def character_buyable(st, d: Data, p: int, ch: int) -> bool:
     """In August/September a character no opponent owns may be bought (CT-OPT-CHAR-5, CT-AMB-24): from the
     special-character reserve or (``character_buy_any``) from the board."""
+    rules = st.rules
     k = d.char_counter[ch]
     if not rules[R.special_characters] or k < 0 or st.ctr_owner[k] >= 0:
         return False
@@ -45,7 +46,7 @@ def character_buyable(st, d: Data, rules, p: int, ch: int) -> bool:
 
 
 @kernel
-def special_hire_options(st, d: Data, rules, p: int) -> int:
+def special_hire_options(st, d: Data, p: int) -> int:
     """Fill ``st.options[i] = (kind, arg)`` with p's Special Hire choices (H7); return the count (CT-SPH-1).
 
     HIRE if the city has talent; STEAL from each opponent whose train shares the city and who owns something to
@@ -59,7 +60,7 @@ def special_hire_options(st, d: Data, rules, p: int) -> int:
         st.options[n, 1] = -1
         n += 1
     for q in range(st.meta[M.n_players]):
-        if q != p and st.pl[q, PL.city] == c and _victim_items(st, d, rules, q) > 0:
+        if q != p and st.pl[q, PL.city] == c and _victim_items(st, d, q) > 0:
             st.options[n, 0] = STEAL
             st.options[n, 1] = q
             n += 1
@@ -72,7 +73,7 @@ def special_hire_options(st, d: Data, rules, p: int) -> int:
                 n += 1
         if late_season(st, d):
             for ch in range(N_CHARS):
-                if character_buyable(st, d, rules, p, ch):
+                if character_buyable(st, d, p, ch):
                     st.options[n, 0] = BUY_CHARACTER
                     st.options[n, 1] = ch
                     n += 1
@@ -90,10 +91,11 @@ def _has(st, d: Data, q: int, item: int, used: int) -> bool:
 
 
 @kernel
-def steal_is_legal(st, d: Data, rules, p: int, q: int, a: int, b: int, c: int) -> bool:
+def steal_is_legal(st, d: Data, p: int, q: int, a: int, b: int, c: int) -> bool:
     """Independent check of a steal target set (CT-STEAL-1, CT-AMB-21): q shares p's city; 1..steal_max talents
     and at most one character among them (switch ``steal_character_extra``: up to steal_max talents plus one
     character), each owned by q; rows list targets in non-decreasing order, padded with NONE."""
+    rules = st.rules
     if q == p or not 0 <= q < st.meta[M.n_players] or st.pl[q, PL.city] != st.pl[p, PL.city]:
         return False
     items = (a, b, c)
@@ -127,9 +129,9 @@ def steal_is_legal(st, d: Data, rules, p: int, q: int, a: int, b: int, c: int) -
 
 
 @kernel
-def steal_options(st, d: Data, rules, p: int, q: int) -> int:
+def steal_options(st, d: Data, p: int, q: int) -> int:
     """Fill ``st.options[i] = (a, b, c)`` with every legal target set for stealing from q (H7); return the count."""
-    top = N_TYPES + (N_CHARS if rules[R.special_characters] else 0)
+    top = N_TYPES + (N_CHARS if st.rules[R.special_characters] else 0)
     n = 0
     for a in range(top):
         for b in range(NONE, top):
@@ -138,7 +140,7 @@ def steal_options(st, d: Data, rules, p: int, q: int) -> int:
             for c in range(NONE, top):
                 if (c != NONE and (b == NONE or c < b)) or n >= st.options.shape[0]:
                     continue
-                if steal_is_legal(st, d, rules, p, q, a, b, c):
+                if steal_is_legal(st, d, p, q, a, b, c):
                     st.options[n, 0] = a
                     st.options[n, 1] = b
                     st.options[n, 2] = c
@@ -147,11 +149,12 @@ def steal_options(st, d: Data, rules, p: int, q: int) -> int:
 
 
 @kernel
-def steal(st, d: Data, rules, p: int, q: int, a: int, b: int, c: int) -> int:
+def steal(st, d: Data, p: int, q: int, a: int, b: int, c: int) -> int:
     """Roll once per target; 1..success_max moves it to p, no buying (CT-STEAL-1). Advanced: the thief's
     reputation box, +1 to each roll if the victim's reputation is higher (CT-ADV-STEAL-1, CT-REP-4). If anything
     was stolen the victim discards Overnight Hire from hand (CT-STEAL-2). Returns the number stolen."""
-    smax = success_max(st, d, rules, p, rules[R.steal_success_max])
+    rules = st.rules
+    smax = success_max(st, d, p, rules[R.steal_success_max])
     mod = 0
     if rules[R.advanced] and st.pl[q, PL.rep] > st.pl[p, PL.rep]:
         mod = rules[R.steal_rep_bonus]
