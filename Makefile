@@ -20,38 +20,41 @@ install: $(STAMP)
 
 # The tour: every game played and reported, and one main verb each (sweep, ladder, A/B, which writes its own
 # report, replay), two games at a time, into runs/tour/ (the committed reports are not touched).
-# Open runs/tour/<game>/report/index.html.
+# Open runs/tour/<game>/report/index.html. Each command plays on one core (--jobs 1): make already runs two
+# tours at once, and a command's own workers would only load the same compiled kernels again (the logs are the
+# same on any number of workers).
 TOUR := runs/tour
+ONE := --jobs 1
 demo: $(STAMP)
 	$(MAKE) --no-print-directory -j2 tour-pig tour-sea-trade tour-bus tour-circus-train tour-seven-wonders
 	@echo "tour done: open $(TOUR)/*/report/index.html (make reports regenerates reports/)"
 
 tour-pig: $(STAMP)
-	$(PLAYTEST) run pig --players 2 --games 20000 --seed 1 --out $(TOUR)/pig
+	$(PLAYTEST) run pig --players 2 --games 20000 --seed 1 $(ONE) --out $(TOUR)/pig
 	$(PLAYTEST) report $(TOUR)/pig
 	$(PLAYTEST) replay pig --players 2 --seed 1 --game-index 0 > $(TOUR)/pig-game-0.txt
 
 tour-sea-trade: $(STAMP)
-	$(PLAYTEST) run sea_trade --players 4 --games 50000 --seed 1 --out $(TOUR)/sea_trade
-	$(PLAYTEST) sweep sea_trade --players 4 --games 10000 --vary win_gold=20,25,30 --seed 1 --out $(TOUR)/sea_trade-sweep
+	$(PLAYTEST) run sea_trade --players 4 --games 50000 --seed 1 $(ONE) --out $(TOUR)/sea_trade
+	$(PLAYTEST) sweep sea_trade --players 4 --games 10000 --vary win_gold=20,25,30 --seed 1 $(ONE) --out $(TOUR)/sea_trade-sweep
 	$(PLAYTEST) report $(TOUR)/sea_trade
 	$(PLAYTEST) report $(TOUR)/sea_trade-sweep
 
 tour-bus: $(STAMP)
-	$(PLAYTEST) run bus --players 4 --games 50000 --seed 1 --out $(TOUR)/bus
-	$(PLAYTEST) ladder bus --players 4 --base balanced,commuter,expander,builder --playouts 0,4 --games 40 --seed 1 \
+	$(PLAYTEST) run bus --players 4 --games 50000 --seed 1 $(ONE) --out $(TOUR)/bus
+	$(PLAYTEST) ladder bus --players 4 --base balanced,commuter,expander,builder --playouts 0,4 --games 40 --seed 1 $(ONE) \
 		--out $(TOUR)/bus-ladder
 	$(PLAYTEST) report $(TOUR)/bus --ladder $(TOUR)/bus-ladder
 	$(PLAYTEST) replay bus --players 4 --seed 1 --game-index 0 > $(TOUR)/bus-game-0.txt
 
 tour-circus-train: $(STAMP)
-	$(PLAYTEST) run circus_train --players 4 --games 20000 --seed 1 --out $(TOUR)/circus_train
-	$(PLAYTEST) ab circus_train --players 4 --games 5000 --base miser --variant random --seed 1 \
+	$(PLAYTEST) run circus_train --players 4 --games 20000 --seed 1 $(ONE) --out $(TOUR)/circus_train
+	$(PLAYTEST) ab circus_train --players 4 --games 5000 --base miser --variant random --seed 1 $(ONE) \
 		--out $(TOUR)/circus_train-ab
 	$(PLAYTEST) report $(TOUR)/circus_train
 
 tour-seven-wonders: $(STAMP)
-	$(PLAYTEST) run seven_wonders --players 4 --games 10000 --seed 1 --out $(TOUR)/seven_wonders
+	$(PLAYTEST) run seven_wonders --players 4 --games 10000 --seed 1 $(ONE) --out $(TOUR)/seven_wonders
 	$(PLAYTEST) report $(TOUR)/seven_wonders
 
 # The regeneration of every committed report (about an hour on two cores).
