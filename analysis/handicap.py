@@ -14,6 +14,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from analysis.keep import kept
+
 SPAN = 12
 """Handicaps searched: -SPAN .. +SPAN points."""
 HANDICAP_GAMES = 200_000
@@ -97,6 +99,7 @@ def _crossing(rates: np.ndarray, fair: np.ndarray, grid: np.ndarray) -> np.ndarr
     return out
 
 
+@kept
 def seat_handicaps(players: pd.DataFrame, max_games: int = HANDICAP_GAMES, n_boot: int = 60, seed: int = 0,
                    step: float = 1.0, ties: Sequence[str] = ()) -> pd.DataFrame:
     """Per seat: equalising handicap (points) with a 95% bootstrap interval, the whole-point rounding, the

@@ -17,8 +17,9 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 import patsy
-import statsmodels.api as sm
 from statsmodels.base import model as base
+from statsmodels.discrete.conditional_models import ConditionalLogit
+from statsmodels.regression.linear_model import OLS
 from scipy import stats as sps
 from scipy.special import logsumexp
 from statsmodels.stats.contingency_tables import StratifiedTable
@@ -26,6 +27,7 @@ from statsmodels.tools.sm_exceptions import ValueWarning
 
 from analysis.aggregate import (Accumulator, Counts, Gram, Mapped, Scores, chunks, cluster_fit, codes_of, gram, head_rows,
                                 keyed, memoized, quantiles, scan, value_counts)
+from analysis.keep import kept
 from analysis.stats import strategy_names
 from analysis.verdicts import Finding, finding
 
@@ -48,9 +50,10 @@ def _all_levels(k: int) -> np.ndarray:
     return np.vstack([np.eye(k - 1), -np.ones((1, k - 1))]) if k > 1 else np.zeros((1, 0))
 
 
+@kept
 def cluster_ols(y: np.ndarray, x: np.ndarray, groups: np.ndarray):
     """statsmodels OLS with errors clustered by ``groups`` (the game of each player row)."""
-    return sm.OLS(y, x).fit(cov_type="cluster", cov_kwds={"groups": groups})
+    return OLS(y, x).fit(cov_type="cluster", cov_kwds={"groups": groups})
 
 
 def _full_rank(x: np.ndarray) -> bool:
@@ -254,6 +257,7 @@ def fit_model(players, threshold: float) -> Model | None:
     return Model(fair, g, seats, strategies, best_gap, range_gap, interaction, neighbour)
 
 
+@kept
 def _interaction(y, x, seat, strat, groups, pred, names, n, threshold) -> dict:
     """Wald test of seat x strategy interactions, and the cells furthest from the additive model."""
     k = len(names)
@@ -300,19 +304,22 @@ def independent_columns_of(gram: np.ndarray, tol: float = 1e-9) -> list[int]:
     return keep
 
 
+@kept
 def formula_fit(formula: str, data: pd.DataFrame, groups: np.ndarray):
     """OLS of a patsy formula on ``data`` with game-clustered errors, after dropping columns aliased with earlier
     ones (e.g. opponents-present counts that the lineup fixes). Returns the fit and its column names. Factors are
     handed to patsy as pandas categoricals of their sorted values (the levels patsy would find), which spares it
-    checking every value of a plain column for a missing one."""
+    checking every value of a plain column for a missing one; no value counts as missing, so that no row is
+    dropped out of line with ``groups`` (the frames are built here, without gaps)."""
     factors = set(re.findall(r"C\((\w+)", formula))
     data = data.assign(**{c: pd.Categorical(data[c]) for c in factors})
-    y, x = patsy.dmatrices(formula, data, return_type="dataframe")
+    y, x = patsy.dmatrices(formula, data, return_type="dataframe", NA_action=patsy.NAAction(NA_types=[]))
     keep = independent_columns(x.to_numpy())
     res = cluster_ols(y.to_numpy().ravel(), x.iloc[:, keep].to_numpy(), groups)
     return res, [str(x.columns[j]) for j in keep]
 
 
+@kept
 def _neighbour(y, codes, groups, names, n, threshold) -> dict:
     """Does the strategy seated just before you (it plays just before you) change your win rate, rather than
     sitting elsewhere at the table? win_share ~ C(seat, Sum) + C(strategy, Sum) + opponents present per strategy +
@@ -347,7 +354,7 @@ LOGIT_GAMES = 20_000
 interactions of the threshold's size."""
 
 
-class OneWinnerLogit(sm.ConditionalLogit):
+class OneWinnerLogit(ConditionalLogit):
     """statsmodels' ConditionalLogit for games of ``n`` consecutive rows with exactly one winner, its
     log-likelihood and score summed over all games at once: P(row i wins | one winner) = exp(x_i b) / sum over its
     game. The library walks the games one by one in Python (its recursion serves any number of 1s per group),
@@ -386,6 +393,7 @@ def seat_strategy_table(players) -> pd.DataFrame:
     return pd.DataFrame({"n": g["count"], "rate": g["sum"] / g["count"], "lo": lo, "hi": hi}, index=g.index)
 
 
+@kept
 def seat_strategy_logit(players: pd.DataFrame, max_games: int = LOGIT_GAMES) -> dict:
     """Seat x strategy interactions on the odds scale: a conditional logit of winning (OneWinnerLogit,
     games as strata, so P(this player wins | one winner) = exp(x b) / sum over the table) on seat, strategy and their
@@ -465,6 +473,7 @@ FLAG_COLUMNS = ("game_index", "seat", "strategy", "win_share", "won", "rounds", 
 """The columns ``association_rows`` reads from each chunk (rounds: the game's; flag: the player row's)."""
 
 
+@kept
 def association_rows(rows, what: str, threshold: float, length_bins: int = 4,
                      also: Sequence[Accumulator] = ()) -> Association | None:
     """Win rate of flagged player rows minus the rest, crude and adjusted for strategy, seat and game length
@@ -556,6 +565,7 @@ def _odds(counts: pd.Series) -> tuple[float, float, float] | None:
     return ratio, float(np.exp(np.log(ratio) - Z95 * se)), float(np.exp(np.log(ratio) + Z95 * se))
 
 
+@kept
 def paired_difference(players, flag, what: str, threshold: float) -> Finding | None:
     """Win rate of flagged rows minus the others, with a game-clustered interval (the groups share games).
     ``players``: rows in memory with ``flag`` one value per row, or ``flag`` a function of a chunk of rows."""
@@ -574,6 +584,7 @@ def paired_difference(players, flag, what: str, threshold: float) -> Finding | N
     return finding(what, 100 * res.params[1], 100 * res.bse[1], threshold)
 
 
+@kept
 def adjusted_levels(players, column: str, what: str, threshold: float) -> pd.DataFrame | None:
     """Win rate at each level of a player column minus its lowest level, adjusted for seat and strategy (win_share ~
     C(column) + C(seat) + C(strategy), game-clustered, aliased columns dropped): the raw table's companion when the

@@ -13,6 +13,7 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import multinomial_proportions_confint, proportion_confint, proportion_effectsize
 
 from analysis.aggregate import chunks, codes_of, describe_counts, keyed, memoized, scan, value_counts
+from analysis.keep import kept
 from analysis.verdicts import Z90, finding, games_to_label
 from sim.core.errors import PlaytestError
 
@@ -338,6 +339,7 @@ def bradley_terry(wins: np.ndarray, comparisons: np.ndarray) -> np.ndarray:
     return params - params.mean()
 
 
+@kept
 def strategy_ratings(players, n_boot: int = 200, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Bradley-Terry ratings on the Elo scale (0 = average strategy) and the head-to-head matrix.
 

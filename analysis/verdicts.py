@@ -111,7 +111,7 @@ def label(estimate: float, se: float, threshold: float) -> str:
     if not (math.isfinite(estimate) and math.isfinite(se)):
         return "inconclusive"
     beyond, inside, real = _claim_p(estimate, se, threshold)
-    ledger = _LEDGER.get()
+    ledger = current_ledger()
     level = ALPHA if ledger is None else ledger.level(min(beyond, inside))
     if beyond <= level:
         return "large"
@@ -128,6 +128,8 @@ class Ledger:
     p_values: list[float] = field(default_factory=list)
     cutoff: float | None = None
     n_tested: int = 0
+    kept: dict = field(default_factory=dict)
+    """Statistics computed in pass 1, taken again in pass 2 (``analysis.keep``)."""
 
     def level(self, p: float) -> float:
         """The level a claim is tested at: 5% while recording, the report's cut-off once settled."""
@@ -151,6 +153,18 @@ class Ledger:
 
 
 _LEDGER: ContextVar[Ledger | None] = ContextVar("playtest_fdr_ledger", default=None)
+
+
+def current_ledger() -> Ledger | None:
+    """The ledger of the ``fdr`` call running, if any."""
+    return _LEDGER.get()
+
+
+def claim_level_p(f: Finding) -> float | None:
+    """The p-value ``label`` records for ``f`` (its nearer claim), None when it records none (a non-finite estimate)."""
+    if not (math.isfinite(f.estimate) and math.isfinite(f.se)):
+        return None
+    return min(_claim_p(f.estimate, f.se, f.threshold)[:2])
 
 
 def fdr(build: Callable[[], T]) -> tuple[T, Ledger]:

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import plots, stats
+from analysis.keep import kept
 from analysis.load import Run
 from analysis.models import association, cluster_ols, formula_fit, paired_runs, run_change, _deviation, _effects
 from analysis.sections import (Block, Plot, Section, Table, ci, describe_display, missing_columns,
@@ -102,6 +103,7 @@ def neighbour_positions(players: pd.DataFrame, strategy: str) -> np.ndarray:
     return pos.ravel()
 
 
+@kept
 def neighbour_contrasts(players: pd.DataFrame, threshold: float) -> pd.DataFrame | None:
     """Per strategy X, the named contrasts of a player's win rate (points) by where X sits: win_share ~ C(seat, Sum)
     + C(strategy, Sum) + C(position of X, reference absent), game-clustered, aliased columns dropped. Random seating
