@@ -99,3 +99,14 @@ def test_top_level_modules_hold_no_kernels():
     for path in SIM.glob("*.py"):
         text = path.read_text()
         assert "@kernel" not in text and "@njit" not in text and "numba.njit" not in text, path
+
+
+def test_a_handle_is_built_by_a_constructor_from_the_disk_cache(tmp_path):
+    """numba's own structref constructor is compiled anew in every process (about 10 s for 7 Wonders' state and
+    data); the handles' constructor is a cached kernel, so a second process builds its handle compiling nothing."""
+    root, cache = _copy_sim(tmp_path), tmp_path / "cache"
+    (root / "sim" / "toy" / "state.py").write_text(STRUCT)
+    code = ("import sim.toy.state; from sim.core.structs import filled; "
+            "print(sum(filled.stats.cache_hits.values()), sum(filled.stats.cache_misses.values()))")
+    assert _run(root, cache, code) == ["0", "1"]
+    assert _run(root, cache, code) == ["1", "0"]
