@@ -110,3 +110,15 @@ def test_a_handle_is_built_by_a_constructor_from_the_disk_cache(tmp_path):
             "print(sum(filled.stats.cache_hits.values()), sum(filled.stats.cache_misses.values()))")
     assert _run(root, cache, code) == ["0", "1"]
     assert _run(root, cache, code) == ["1", "0"]
+
+
+def test_a_handle_type_outside_sim_stays_out_of_the_cached_constructors_index(tmp_path):
+    """A handle type defined outside sim (a test module's) is built by numba's own constructor: the cached one's
+    index then names only sim's types, so a process where that module cannot be imported still loads it."""
+    root, cache = _copy_sim(tmp_path), tmp_path / "cache"
+    (root / "sim" / "toy" / "state.py").write_text(STRUCT)
+    (root / "outside.py").write_text(STRUCT.replace("ToyRef", "OutsideRef"))
+    _run(root, cache, "import outside, sim.toy.state")
+    (root / "outside.py").unlink()
+    code = "import sim.toy.state; from sim.core.structs import filled; print(sum(filled.stats.cache_hits.values()))"
+    assert _run(root, cache, code) == ["1"]

@@ -88,6 +88,10 @@ def struct_handle(tuple_type: type[NamedTuple], name: str) -> Callable[[NamedTup
     setattr(module, name, proxy)
     fields = list(tuple_type._fields)
     structref.define_proxy(proxy, numba_type, fields)
+    if file_package(module.__file__) is None:
+        # A type outside sim (a test's) stays out of ``filled``'s cache index: a process loading the index unpickles
+        # every type in it, and a test module is not importable everywhere (a notebook's kernel).
+        return lambda value: _with_attributes(proxy(*value), value)
 
     def wrap(value: NamedTuple):
         handle_type = numba_type([(field, typeof(array)) for field, array in zip(fields, value)])
