@@ -74,7 +74,8 @@ def _relabelled(f: Finding) -> Finding:
 
 def kept(fn: F) -> F:
     """Decorate a statistic of frames and arrays: inside ``fdr`` it is computed once per content of its arguments.
-    Its result is kept only if the labels it drew are exactly those of the Findings it returns."""
+    Its result is kept only if the labels it drew are exactly those of the Findings it returns. For small results
+    only: a statsmodels fit holds its design matrix, so keep what is read from it instead."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         ledger = current_ledger()

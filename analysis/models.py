@@ -50,7 +50,6 @@ def _all_levels(k: int) -> np.ndarray:
     return np.vstack([np.eye(k - 1), -np.ones((1, k - 1))]) if k > 1 else np.zeros((1, 0))
 
 
-@kept
 def cluster_ols(y: np.ndarray, x: np.ndarray, groups: np.ndarray):
     """statsmodels OLS with errors clustered by ``groups`` (the game of each player row)."""
     return OLS(y, x).fit(cov_type="cluster", cov_kwds={"groups": groups})
@@ -304,7 +303,6 @@ def independent_columns_of(gram: np.ndarray, tol: float = 1e-9) -> list[int]:
     return keep
 
 
-@kept
 def formula_fit(formula: str, data: pd.DataFrame, groups: np.ndarray):
     """OLS of a patsy formula on ``data`` with game-clustered errors, after dropping columns aliased with earlier
     ones (e.g. opponents-present counts that the lineup fixes). Returns the fit and its column names. Factors are
@@ -319,7 +317,6 @@ def formula_fit(formula: str, data: pd.DataFrame, groups: np.ndarray):
     return res, [str(x.columns[j]) for j in keep]
 
 
-@kept
 def _neighbour(y, codes, groups, names, n, threshold) -> dict:
     """Does the strategy seated just before you (it plays just before you) change your win rate, rather than
     sitting elsewhere at the table? win_share ~ C(seat, Sum) + C(strategy, Sum) + opponents present per strategy +
