@@ -116,10 +116,11 @@ def kernel_digest(game: str) -> str:
 
 @contextlib.contextmanager
 def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[int]:
-    """Yield the n_jobs to use inside the chosen joblib backend."""
+    """Yield the n_jobs to use inside the chosen joblib backend: for loky a count of processes (``-1``: one per
+    core), so that a run with fewer parts than cores starts no more workers than it has parts."""
     if backend == "loky":
         with joblib.parallel_config(backend="loky"):
-            yield jobs
+            yield joblib.effective_n_jobs(jobs)
     elif backend == "dask":
         try:
             from dask.distributed import Client

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import joblib
 import numpy as np
 import pytest
 
@@ -48,6 +49,26 @@ def dask_cluster():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         yield cluster
+
+
+def test_a_run_with_one_part_plays_it_in_this_process(tmp_path, monkeypatch):
+    """A study with fewer parts than cores starts no more workers than it has parts: one part on all cores
+    (``jobs=-1``) plays here, without the seconds a worker takes to start and load the kernels."""
+    import sim.runner
+
+    pids = []
+    play_part = sim.runner.play_part
+
+    def spy(*args):
+        pids.append(os.getpid())
+        return play_part(*args)
+
+    monkeypatch.setattr(sim.runner, "play_part", spy)
+    _run("pig", tmp_path / "one", games=CHUNK, jobs=-1)
+    assert pids == [os.getpid()]
+    if joblib.cpu_count() > 1:
+        _run("pig", tmp_path / "two", games=2 * CHUNK, jobs=-1)
+        assert pids == [os.getpid()], "two parts on two cores play in worker processes"
 
 
 @pytest.mark.parametrize("game", GAMES)
