@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import numpy as np
@@ -230,3 +231,33 @@ def test_a_kernel_compiles_once_per_type_not_per_constant():
     typed = [_twice.get_call_template((types.literal(c),), {})[2] for c in (2, 3, True)]  # how a caller types it
     assert typed == [(types.int64,), (types.int64,), (types.boolean,)]
     assert sorted(str(t) for sig in _twice.signatures for t in sig) == ["bool", "int64"]
+
+
+@kernel
+def _leaf(a):
+    return a[0] + a[-1]
+
+
+@kernel
+def _middle(a):
+    return _leaf(a) * 3
+
+
+@kernel
+def _top(a):
+    return _middle(a) + 1
+
+
+def test_the_checked_build_optimises_a_called_kernel_only_in_its_callers_module():
+    """Bounds-checked (the suite's build), a kernel compiled for a compiled caller keeps its callee's call in its own
+    module, which only the top kernel's optimisation inlines; unchecked, numba optimises every module."""
+    from numba.core import config
+
+    for compiled in (_leaf, _middle, _top):
+        compiled._cache.flush()  # compiled in this process: a kernel loaded from the cache has no module to read
+    assert _top(np.arange(4)) == 10
+    middle = _middle.inspect_llvm(_middle.signatures[0])
+    top = _top.inspect_llvm(_top.signatures[0])
+    calls_leaf = re.compile(r"call .*_leaf")
+    assert bool(calls_leaf.search(middle)) == bool(config.BOUNDSCHECK)
+    assert not calls_leaf.search(top) and not re.search(r"call .*_middle", top)
