@@ -5,6 +5,9 @@ code is compiled once per literal it meets: 7 Wonders' ``_put(st, FREE_CITY, ...
 were two compilations of the whole pricing code below it, and constant action codes made nine. ``kernel``
 types such a call by the arguments' plain types, so each kernel is compiled once per game. Branches on a
 constant argument are still folded by LLVM where it inlines the callee.
+
+In the bounds-checked build (the test suite) a kernel compiled for a compiled caller is optimised once, in its
+caller's module (:func:`_optimized_once`).
 """
 
 from __future__ import annotations
