@@ -210,6 +210,9 @@ def _add_harden_args(p: argparse.ArgumentParser) -> None:
                         "fictitious (fictitious play: the average of the pool's solved mixture and every best "
                         "response so far, each 1/(r+1) after round r; no empirical game after round 0) or forgetful "
                         "(fictitious play that drops the members measured to lose against the mixture)")
+    p.add_argument("--fixed-scale", action="store_true",
+                   help="searches keep their start's weight norm, so softmax members stay mixed; their gains are then "
+                        "no best response's (measure the population with `playtest exploit`)")
     p.add_argument("--confirm", type=_at_least(0), default=0,
                    help="fresh-seed measurements a mixture must pass again before the rule stops (default 0: one "
                         "search decides; a search from another seed can find more)")
@@ -476,7 +479,7 @@ def _cmd_harden(args: argparse.Namespace) -> None:
                        final_games=args.final_games, meta_games=args.meta_games, probe_playouts=args.probe_playouts,
                        probe_games=args.probe_games, member_games=args.member_games, overrides=args.overrides,
                        meta_solver=args.meta_solver, keep=args.keep, confirm=args.confirm,
-                       searches=args.searches)
+                       searches=args.searches, fixed_scale=args.fixed_scale)
     root = harden(plan, args.out, jobs=args.jobs, progress=not args.quiet)
     summary = read_history(root)
     print(f"{summary['exploitability']['statement']} ({summary['stopped']} after {len(summary['rounds']) - 1} "

@@ -105,6 +105,9 @@ class HardenPlan:
     searches: int = 1
     """Best-response searches per round (each on its own seed, from the next best member): the round's estimate
     is the largest gain, so one unlucky search no longer decides it."""
+    fixed_scale: bool = False
+    """Searches keep their start's weight norm, so softmax members stay mixed (sim/tune.py). Their gains are
+    then no best response's: measure the population with `playtest exploit`, whose searches are free."""
 
     @property
     def fair(self) -> float:
@@ -148,7 +151,7 @@ class HardenPlan:
                 "probe_playouts": self.probe_playouts, "probe_games": self.probe_games,
                 "member_games": self.member_games, "overrides": list(self.overrides),
                 "meta_solver": self.meta_solver, "keep": self.keep, "confirm": self.confirm,
-                "searches": self.searches}
+                "searches": self.searches, **({"fixed_scale": True} if self.fixed_scale else {})}
 
 
 def next_round(members: Sequence[str]) -> int:
@@ -162,7 +165,8 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
                 search_games: int = 114_000, block: int = 500, popsize: int | None = None,
                 final_games: int = 10_000, meta_games: int = 10_000, probe_playouts: int = 4,
                 probe_games: int = 200, member_games: int = 5_000, overrides: Sequence[str] = (),
-                meta_solver: str = "nash", keep: str = "last", confirm: int = 0, searches: int = 1) -> HardenPlan:
+                meta_solver: str = "nash", keep: str = "last", confirm: int = 0, searches: int = 1,
+                fixed_scale: bool = False) -> HardenPlan:
     """Check every choice before anything runs (one line naming the problem and the fix otherwise)."""
     names = known_strategies(game, players, pool, "--pool", "balanced,commuter")
     registry = get_game(game).strategies
@@ -192,7 +196,7 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
     parse_min_effect(min_effect)
     plan = HardenPlan(game, players, tuple(names), budget, min_effect, seed, search_games, block, popsize,
                       final_games, meta_games, probe_playouts, probe_games, member_games, tuple(overrides),
-                      meta_solver, keep, confirm, searches)
+                      meta_solver, keep, confirm, searches, fixed_scale)
     if budget < plan.first_cost():
         raise PlaytestError(
             f"--budget {budget:,} games is too small for one round: the pool's empirical game ({meta_games:,}), one "
@@ -213,7 +217,8 @@ def _best_response(plan: HardenPlan, population: Population, round_: int, start:
         return plan_tune(plan.game, plan.n_players, population.members, plan.search_games, start=start,
                          name=f"br{round_ + plan.name_offset}{SEARCH_SUFFIXES[k]}", block=plan.block,
                          popsize=plan.popsize, seed=plan.seed_of(round_, SEARCH_STEPS[k]),
-                         final_games=plan.final_games, mixture=population.weights, overrides=plan.overrides)
+                         final_games=plan.final_games, mixture=population.weights, overrides=plan.overrides,
+                         fixed_scale=plan.fixed_scale)
     except PlaytestError as exc:
         raise PlaytestError(f"best-response search: {exc}".replace("--budget", "--search-games")) from None
 
@@ -403,13 +408,15 @@ def _write(plan: HardenPlan, root: Path, run: HardenRun, measured: tuple[Populat
     bound = max(found.hi, probe[1].hi) if probe else found.hi
     n = len(what["searches"])
     of_searches = f" (the largest gain of {n} searches)" if n > 1 else ""
+    searched = "fixed-scale CMA-ES search" if plan.fixed_scale else "CMA-ES best response"
     exploitability = {**finding_record(found), "best_response": what["best_response"],
-                      "probe": (f"CMA-ES best response {what['best_response']}{of_searches}"
+                      "probe": (f"{searched} {what['best_response']}{of_searches}"
                                 if what["exploitability_from"] == what["best_response"] else
                                 f"{what['exploitability_from']} (it gained more than the search"
                                 f"{'es' if n > 1 else ''} from it, {what['best_response']})"),
                       "measured_on_games": plan.final_games,
-                      "statement": f"no best response we found gains more than {bound:.1f} pts over the fair share "
+                      "statement": f"no {'fixed-scale search' if plan.fixed_scale else 'best response'} we found gains "
+                                   f"more than {bound:.1f} pts over the fair share "
                                    "against this mixture (upper end of the 95% interval of "
                                    f"{'both probes' if probe else 'the tuned best response; rollout probe not yet run'})",
                       "bound_pts": round(bound, 3)}

@@ -61,6 +61,10 @@ class TunePlan:
     overrides: tuple[str, ...] = ()
     mixture: tuple[float, ...] = ()
     """Weights over ``field`` when the other seats draw from a population (empty: seated at random)."""
+    fixed_scale: bool = False
+    """Candidates keep the start's weight norm. A softmax player's randomness is set by its weights' scale
+    (softmax(w.f / T) = softmax((w / T).f)), and a best response to a fixed mixture gains by sharpening to greedy:
+    at a fixed scale the search must keep mixing (a search for mixed members, not a best response)."""
 
     @property
     def generations(self) -> int:
@@ -70,6 +74,13 @@ class TunePlan:
     def start_copy(self) -> str:
         """The name the starting strategy plays under in the final A/B (the tuned seat of arm A)."""
         return f"{self.name}-start"
+
+    def scaled(self, x: Sequence[float]) -> list[float]:
+        """``x`` as the search plays it: rescaled to the start's norm with ``fixed_scale``, else as it is."""
+        norm = math.hypot(*x)
+        if not self.fixed_scale or norm == 0.0:
+            return list(x)
+        return [v * math.hypot(*self.x0) / norm for v in x]
 
     def strategy(self, x: Sequence[float], name: str | None = None) -> Strategy:
         """The start strategy with the tuned weights set to ``x``."""
@@ -100,16 +111,18 @@ class TunePlan:
                 "x0": list(self.x0),
                 "budget": self.budget, "block": self.block, "popsize": self.popsize, "sigma": self.sigma,
                 "seed": self.seed, "final_seed": self.seed + 1, "final_games": self.final_games,
-                "overrides": list(self.overrides), **({"mixture": list(self.mixture)} if self.mixture else {})}
+                "overrides": list(self.overrides), **({"mixture": list(self.mixture)} if self.mixture else {}),
+                **({"fixed_scale": True} if self.fixed_scale else {})}
 
 
 def plan_tune(game: str, players: int, against: Sequence[str], budget: int, *, start: str | None = None,
               name: str = "tuned", decisions: Sequence[str] | None = None, block: int = 500,
               popsize: int | None = None, sigma: float = 0.5, seed: int = 0, final_games: int = 10_000,
-              overrides: Sequence[str] = (), mixture: Sequence[float] = ()) -> TunePlan:
+              overrides: Sequence[str] = (), mixture: Sequence[float] = (), fixed_scale: bool = False) -> TunePlan:
     """Check every choice (one clear line otherwise) and register the tuned strategy's name (as a copy of
     the start) so studies can seat it. ``start`` defaults to the first weights strategy of ``against``.
-    ``mixture``: one weight per ``against`` strategy, the population the other seats draw from."""
+    ``mixture``: one weight per ``against`` strategy, the population the other seats draw from; ``fixed_scale``:
+    keep the start's weight norm (see TunePlan)."""
     if not 0 <= seed <= MAX_SEED:
         raise PlaytestError(f"--seed must be from 0 to {MAX_SEED:,} (CMA-ES seeds NumPy with seed + 1, below 2**32), "
                             f"not {seed}")
@@ -138,6 +151,10 @@ def plan_tune(game: str, players: int, against: Sequence[str], budget: int, *, s
     params = tuple((d, f) for d in chosen for f in ((schema.filled or {}).get(d) or schema.features))
     start_w = base.weights if base.kind == "weights" else {}
     x0 = tuple(float(start_w.get(d, {}).get(f, 0.0)) for d, f in params)
+    if fixed_scale and (base.temperature == 0.0 or not any(x0)):
+        raise PlaytestError(f"--fixed-scale keeps the randomness of a softmax start, and --start {start} "
+                            f"{'is greedy (temperature 0)' if any(x0) else 'has no tuned weights'}; start from a "
+                            "weights strategy with a temperature, or drop --fixed-scale")
     lam = popsize or int(4 + 3 * math.log(len(params)))
     if lam < 2:
         raise PlaytestError(f"--popsize must be at least 2, not {lam}")
@@ -147,7 +164,7 @@ def plan_tune(game: str, players: int, against: Sequence[str], budget: int, *, s
         raise PlaytestError(f"--budget {budget:,} games is too small: two generations of {lam} candidates x {block} "
                             f"games need {2 * lam * block:,}; raise --budget or lower --block or --popsize")
     plan = TunePlan(game, players, start, name, tuple(field), params, x0, budget, block, lam, sigma, seed, final_games,
-                    tuple(overrides), tuple(float(w) for w in mixture))
+                    tuple(overrides), tuple(float(w) for w in mixture), fixed_scale)
     registry.register(plan.strategy(x0))
     registry.register(plan.strategy(x0, plan.start_copy))
     plan.study(block, seed)  # rules and seats check out before anything runs
@@ -191,13 +208,13 @@ def search(plan: TunePlan, jobs: int = 1, progress: bool = True) -> dict[str, An
                                                         desc=f"tune {plan.game}") as bar:
         for g in range(plan.generations):
             xs = es.ask()
-            results = parallel(joblib.delayed(play_part)(study, _table(plan, base, row, x), g) for x in xs)
+            results = parallel(joblib.delayed(play_part)(study, _table(plan, base, row, plan.scaled(x)), g) for x in xs)
             fitness = [win_rate(study, g, r, plan.name) for _, r in results]
             es.tell(xs, [-f for f in fitness])
             history.append({"generation": g, "best": max(fitness), "mean": float(np.mean(fitness)),
                             "worst": min(fitness), "sigma": float(es.sigma)})
             bar.update(plan.popsize * plan.block)
-    final = [float(f"{w:.{DIGITS}g}") for w in es.result.xfavorite]
+    final = [float(f"{w:.{DIGITS}g}") for w in plan.scaled(es.result.xfavorite)]
     return {"history": history, "x_final": final}
 
 

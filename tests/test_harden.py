@@ -293,6 +293,7 @@ def test_searches_measure_a_mixture_with_several_best_responses_and_the_largest_
     (["--budget", "100000", "--set", "nosuch=1"], "nosuch"),
     (["--budget", "100000", "--meta-solver", "alpharank"], "--meta-solver"),
     (["--budget", "100000", "--keep", "first"], "--keep"),
+    (["--budget", "100000", "--fixed-scale"], "--fixed-scale keeps the randomness of a softmax start"),
 ])
 def test_bad_harden_input_is_one_line_exit_2_and_writes_nothing(extra, needle, tmp_path, capsys):
     out = tmp_path / "h"

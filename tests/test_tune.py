@@ -12,7 +12,8 @@ from analysis.load import load_run
 from sim.cli import main
 from sim.core.policy import Strategy
 from sim.core.spec import get_game
-from sim.tune import plan_tune, read_tune
+from sim.core.errors import PlaytestError
+from sim.tune import plan_tune, read_tune, search
 
 IDLER = Strategy("idler", "deliberately weak: passes whenever it may and spends cubes on the clock",
                  weights={"plan_action": {"pass": 2.0, "act_clock": 1.0, "act_bus": -1.0, "act_vroom": -1.0}})
@@ -84,6 +85,24 @@ def test_start_defaults_to_the_first_weights_strategy_of_the_field():
     assert plan.start == "commuter" and plan.field == ("random", "commuter", "random")
     assert plan.x0 == tuple(get_game("bus").strategies.get("commuter").weights.get(d, {}).get(f, 0.0)
                             for d, f in plan.params)
+
+
+def test_a_fixed_scale_search_keeps_its_softmax_start_mixing():
+    """A best response to a fixed field sharpens a softmax start (its weights grow); at a fixed scale the
+    searched weights keep the start's norm, so the member stays as random as its start."""
+    registry = get_game("bus").strategies
+    registry.register(Strategy("soft-idler", IDLER.description, "weights", IDLER.weights, temperature=0.5))
+    norms = {}
+    for fixed in (False, True):
+        plan = plan_tune("bus", 3, ["random"], 1_800, start="soft-idler", name=f"soft-{fixed}",
+                         decisions=["plan_action"], block=50, popsize=6, seed=3, fixed_scale=fixed)
+        x = search(plan, progress=False)["x_final"]
+        norms[fixed] = sum(v * v for v in x) ** 0.5
+    start = sum(v * v for v in plan.x0) ** 0.5
+    assert norms[True] == pytest.approx(start, rel=1e-3)
+    assert abs(norms[False] - start) > 0.05 * start
+    with pytest.raises(PlaytestError, match="--start commuter is greedy"):
+        plan_tune("bus", 3, ["random"], 1_800, start="commuter", name="sharp", block=50, popsize=6, fixed_scale=True)
 
 
 def test_a_probe_that_wins_every_game_keeps_an_interval():
