@@ -19,6 +19,8 @@ from analysis.verdicts import Finding
 
 
 EXPLOITABILITY_PNG = "exploitability.png"
+FIXED_SCALE = ("Searches keep their start's weight norm (--fixed-scale), so softmax members stay mixed: a search's gain "
+               "is then no best response's, and `playtest exploit` measures the population with free searches. ")
 
 
 def gain(run_dir: Path, name: str, threshold: float) -> Finding:
@@ -125,6 +127,7 @@ def history_markdown(summary: dict[str, Any]) -> str:
            "budget": "the budget could not pay for another round",
            "running": "still running (a checkpoint)"}[summary["stopped"]]
     final = next(r for r in summary["rounds"] if r.get("best_response") == e["best_response"])
+    searched = "Fixed-scale search" if summary.get("fixed_scale") else "Tuned best response"
     mix = ", ".join(f"{m} {w:.1%}" for m, w in zip(final["members"], final["weights"]) if w > 0)
     return "\n".join([
         f"# Hardening {summary['game']}, {summary['n_players']} players, from {', '.join(summary['pool'])}", "",
@@ -132,7 +135,7 @@ def history_markdown(summary: dict[str, Any]) -> str:
         f"round(s): {why} ({summary['games_spent']:,} of {summary['budget']:,} games; --min-effect "
         f"{summary['min_effect']}).", "",
         f"Population written ({summary['population_file']}): {mix}.", "",
-        f"Exploitability: {e['statement']}. Tuned best response {final['best_response']}: {_interval(e)} pts on "
+        f"Exploitability: {e['statement']}. {searched} {final['best_response']}: {_interval(e)} pts on "
         f"{e['measured_on_games']:,} fresh games" + (f"; rollout probe {probe['player']}: {_interval(probe)} pts on "
                                                      f"{probe['games']:,} games ({probe['note']})." if probe else "."),
         "",
@@ -140,7 +143,7 @@ def history_markdown(summary: dict[str, Any]) -> str:
         + ("a best response from the best of them; the larger" if searches == 1 else
            f"{searches} best responses, each on its own seeds, from the best {searches} of them; the largest")
         + " gain over the fair share, on fresh seeds, is that mixture's exploitability estimate. "
-        f"{_mixtures(summary)}", "",
+        + (FIXED_SCALE if summary.get("fixed_scale") else "") + f"{_mixtures(summary)}", "",
         f"![Exploitability per round: the tuned best response's gain against the mixture, 95% intervals]"
         f"({EXPLOITABILITY_PNG})", "",
         *table, ""])

@@ -255,6 +255,26 @@ def test_confirm_measures_a_passing_mixture_again_on_fresh_seeds_before_stopping
         plan_harden("bus", 3, ["balanced", "commuter"], 100_000, confirm=-1)
 
 
+def test_fixed_scale_searches_keep_softmax_members_mixing_and_say_so(tmp_path):
+    """--fixed-scale: a round's search keeps its start's weight norm (the member stays as random as its softmax
+    start), and the history calls its gain a fixed-scale search's, not a best response's."""
+    from sim.core.spec import get_game
+
+    registry = get_game("bus").strategies
+    soft = [{**registry.get(n).__dict__, "name": f"{n}-soft", "temperature": 0.5} for n in ("balanced", "commuter")]
+    strategies = tmp_path / "soft.json"
+    strategies.write_text(json.dumps(soft))
+    out = tmp_path / "fixed"
+    argv = [*SMALL, "--pool", "balanced-soft,commuter-soft", "--strategy-file", str(strategies), "--fixed-scale",
+            "--budget", "100000", "--min-effect", "99", "--jobs", "1", "--out", str(out)]
+    assert main(argv) == 0
+    tuned = json.loads((out / "round-01" / "best-response" / "tune.json").read_text())
+    start = np.hypot.reduce(tuned["x0"])
+    assert tuned["fixed_scale"] and np.hypot.reduce(tuned["x_final"]) == pytest.approx(start, rel=1e-3)
+    md = (out / "history.md").read_text()
+    assert "no fixed-scale search we found gains more than" in md and "(--fixed-scale)" in md
+
+
 def test_searches_measure_a_mixture_with_several_best_responses_and_the_largest_gain_counts(tmp_path):
     """--searches 2: each round tunes a second best response on its own seeds (named brRb, from the next best
     member), the round's estimate is the largest gain, and the rule stops only when every interval lies below
