@@ -178,6 +178,21 @@ def test_snapshot_and_restore(game):
         assert np.array_equal(first[0], straight.games[0]) and np.array_equal(first[1], straight.players[0])
 
 
+def test_a_paused_game_plays_in_the_chunk_kernel(monkeypatch):
+    """play_until and play_rest run play_chunk's pause modes, the code play compiled, not kernels of their own
+    (each compiled every hook of the game again)."""
+    from sim.core.state import M
+
+    spec = get_game("pig")
+    table = spec.strategies.table(_lineup(spec, 2))
+    st, data = spec.new_state(spec.rules_type(), 2, table)
+    real, modes = protocol.play_chunk, []
+    monkeypatch.setattr(protocol, "play_chunk", lambda *args: modes.append(args[-1]) or real(*args))
+    assert not protocol.play_until(st, data, 1, 0, np.arange(2, dtype=np.int64), 3)
+    protocol.play_rest(st, data)
+    assert modes == [3, -1] and st.meta[M.ended] == 1
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_strategy_registry_round_trip(game, tmp_path):
     """Every named strategy survives JSON (the format `--strategy-file` reads) into the same kernel table, rollouts

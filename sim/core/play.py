@@ -218,14 +218,22 @@ def play_game(st, snap, data, seed: int, game_index: int, seat_row: np.ndarray) 
 
 @kernel
 def play_chunk(st, snap, data, seats: np.ndarray, first_index: int, n_games: int, seed: int,
-               games_out: np.ndarray, players_out: np.ndarray) -> None:
-    """Play games first_index .. first_index + n_games - 1 into the record arrays (one row per game / seat)."""
+               games_out: np.ndarray, players_out: np.ndarray, pause_at: int) -> None:
+    """Play games first_index .. first_index + n_games - 1 into the record arrays (one row per game / seat);
+    ``pause_at`` 0 plays each to its end.
+
+    ``pause_at`` > 0 starts each game and stops it at the first boundary after that many decisions, -1 plays a
+    paused game on (:func:`play_until`, :func:`play_rest`): one kernel holds the whole game, so a position is
+    played by the code play compiled, not a second compile of every hook (about 10 s of a cold 7 Wonders)."""
     st = borrow(st)
     snap = borrow(snap)
     data = borrow(data)
     n = st.meta[M.n_players]
     for i in range(n_games):
-        play_game(st, snap, data, seed, first_index + i, seats[i])
+        if pause_at == 0:
+            play_game(st, snap, data, seed, first_index + i, seats[i])
+        else:
+            play_paused(st, data, seed, first_index + i, seats[i], pause_at)
         for j in range(st.games.shape[0]):
             games_out[i, j] = st.games[j]
         for s in range(n):
@@ -233,32 +241,43 @@ def play_chunk(st, snap, data, seats: np.ndarray, first_index: int, n_games: int
                 players_out[i, s, j] = st.players[s, j]
 
 
-@kernel
-def play_until(st, data, seed: int, game_index: int, seat_row: np.ndarray, pause_at: int) -> bool:
-    """Start a game and play it until the first boundary after ``pause_at`` decisions (0: to the end);
-    True if it ended. Snapshots and rollouts start from such a position. Borrowed handles, as in
-    :func:`play_chunk`: the game's kernels are then the ones play already compiled, not a second copy."""
-    st = borrow(st)
-    data = borrow(data)
-    start_game(st, seed, game_index, seat_row)
-    st.meta[M.pause_at] = pause_at
-    game_setup(st, data)
-    if not (st.meta[M.ended] or paused(st)):
+@kernel(inline="always")
+def play_paused(st, data, seed: int, game_index: int, seat_row: np.ndarray, pause_at: int) -> None:
+    """Start a game and play it to the first boundary after ``pause_at`` decisions (``pause_at`` -1: play the
+    paused game at hand on to its end); rank it if it ended."""
+    if pause_at > 0:
+        start_game(st, seed, game_index, seat_row)
+        st.meta[M.pause_at] = pause_at
+        game_setup(st, data)
+        if not (st.meta[M.ended] or paused(st)):
+            game_play_on(st, data)
+    else:
+        st.meta[M.pause_at] = 0
         game_play_on(st, data)
     st.meta[M.pause_at] = 0
     if st.meta[M.ended]:
         finish_game(st)
+
+
+def play_until(st, data, seed: int, game_index: int, seat_row: np.ndarray, pause_at: int) -> bool:
+    """Start a game and play it until the first boundary after ``pause_at`` decisions (0: to the end);
+    True if it ended. Snapshots and rollouts start from such a position."""
+    _play_one(st, data, seed, game_index, seat_row, pause_at if pause_at > 0 else 1 << 62)
     return st.meta[M.ended] != 0
 
 
-@kernel
 def play_rest(st, data) -> None:
-    """Play a paused (or restored) game to its end and rank it (borrowed handles, as in :func:`play_until`)."""
-    st = borrow(st)
-    data = borrow(data)
-    st.meta[M.pause_at] = 0
-    game_play_on(st, data)
-    finish_game(st)
+    """Play a paused (or restored) game to its end and rank it."""
+    _play_one(st, data, 0, int(st.meta[M.game_index]), st.seat_strat, -1)
+
+
+def _play_one(st, data, seed: int, game_index: int, seat_row: np.ndarray, pause_at: int) -> None:
+    """One game through :func:`play_chunk`'s pause modes, its records left in ``st``."""
+    n = int(st.meta[M.n_players])
+    seats = np.ascontiguousarray(seat_row, dtype=np.int64)[:n].reshape(1, n)
+    games = np.zeros((1, st.games.shape[0]), np.int64)
+    players = np.zeros((1, n, st.players.shape[1]), np.int64)
+    play_chunk(st, st, data, seats, int(game_index), 1, int(seed), games, players, int(pause_at))
 
 
 # ------------------------------------------------------------------------------------------------ rollouts

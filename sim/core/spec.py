@@ -171,7 +171,7 @@ class GameSpec:
         try:
             with kernel_errors():
                 protocol.play_chunk(st, self._snapshot_for(st, table), data, seats, int(first_index), int(n_games),
-                                    int(seed), games, players)
+                                    int(seed), games, players, 0)
         except AssertionError as exc:
             raise AssertionError(f"{self.name}, game {int(st.meta[M.game_index])}: {exc}") from None
         return ChunkResult(games, players, int(st.mc[MC.decisions]), int(st.mc[MC.playouts]))
@@ -192,7 +192,7 @@ class GameSpec:
         players = np.zeros((1, n_players, len(self.player_columns)), np.int64)
         with kernel_errors():
             protocol.play_chunk(st, self._snapshot_for(st, table), data, seats, int(game_index), 1, int(seed), games,
-                                players)
+                                players, 0)
         names = [strategy_names[int(i)] for i in seats[0]]
         return Traced(st.trace[: st.meta[M.events]].copy(), games[0], players[0], st, data, rules, names,
                       int(game_index), int(seed))
