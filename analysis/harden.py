@@ -86,7 +86,9 @@ def exploitability_figure(summary: dict[str, Any]) -> Figure:
     again = [r for r in summary["rounds"] if "remeasure_of" in r]
     kept = f"round {again[0]['remeasure_of']}'s mixture (the population written), re-measured on fresh seeds" \
         if again else ""
-    for group, style, label in ((rounds, "o-", "exploitability estimate (95% interval)"), (again, "s", kept)):
+    estimate = ("the larger gain of a fixed-scale search and the best member (95% interval)" if summary.get("fixed_scale")
+                else "exploitability estimate (95% interval)")
+    for group, style, label in ((rounds, "o-", estimate), (again, "s", kept)):
         if group:
             est, lo, hi = (np.array([r["exploitability"][k] for r in group]) for k in ("points", "lo", "hi"))
             ax.errorbar([r["round"] for r in group], est, yerr=[est - lo, hi - est], fmt=style, capsize=3,
@@ -95,7 +97,8 @@ def exploitability_figure(summary: dict[str, Any]) -> Figure:
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xlabel("round (round r measures the mixture solved after round r-1)")
     ax.set_ylabel("gain over the fair share (pts)")
-    ax.set_title(f"{summary['game']} {summary['n_players']}p: how far a best response exploits the mixture")
+    searcher = "a fixed-scale search" if summary.get("fixed_scale") else "a best response"
+    ax.set_title(f"{summary['game']} {summary['n_players']}p: how far {searcher} exploits the mixture")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # whole rounds, few enough to read at 50 rounds
     ax.legend(fontsize=8)
     return fig
