@@ -19,8 +19,9 @@ from analysis.verdicts import Finding
 
 
 EXPLOITABILITY_PNG = "exploitability.png"
-FIXED_SCALE = ("Searches keep their start's weight norm (--fixed-scale), so softmax members stay mixed: a search's gain "
-               "is then no best response's, and `playtest exploit` measures the population with free searches. ")
+FIXED_SCALE = ("Searches keep their start's weight norm (--fixed-scale), so softmax members stay mixed: a "
+               "search's gain is then no best response's, and `playtest exploit` measures the population with free "
+               "searches. ")
 
 
 def gain(run_dir: Path, name: str, threshold: float) -> Finding:
@@ -86,8 +87,8 @@ def exploitability_figure(summary: dict[str, Any]) -> Figure:
     again = [r for r in summary["rounds"] if "remeasure_of" in r]
     kept = f"round {again[0]['remeasure_of']}'s mixture (the population written), re-measured on fresh seeds" \
         if again else ""
-    estimate = ("the larger gain of a fixed-scale search and the best member (95% interval)" if summary.get("fixed_scale")
-                else "exploitability estimate (95% interval)")
+    estimate = ("the larger gain of a fixed-scale search and the best member (95% interval)"
+                if summary.get("fixed_scale") else "exploitability estimate (95% interval)")
     for group, style, label in ((rounds, "o-", estimate), (again, "s", kept)):
         if group:
             est, lo, hi = (np.array([r["exploitability"][k] for r in group]) for k in ("points", "lo", "hi"))

@@ -224,7 +224,7 @@ def play_chunk(st, snap, data, seats: np.ndarray, first_index: int, n_games: int
 
     ``pause_at`` > 0 starts each game and stops it at the first boundary after that many decisions, -1 plays a
     paused game on (:func:`play_until`, :func:`play_rest`): one kernel holds the whole game, so a position is
-    played by the code play compiled, not a second compile of every hook (about 10 s of a cold 7 Wonders)."""
+    played by the code play compiled, not by two more compiles of every hook (15 s of CPU in a cold 7 Wonders)."""
     st = borrow(st)
     snap = borrow(snap)
     data = borrow(data)

@@ -6,8 +6,8 @@ Chunk kernels then ``borrow`` the handle: the same memory under a type that carr
 reading a field, passing an array or passing the handle itself costs nothing (the caller's handle keeps the
 memory alive for the whole call).
 A handle passed from Python is lent the same way: a kernel called from Python (a test on a hand-built
-position, ``play_until``) sees the borrowed type, so it runs the very kernels play compiled, not a second copy
-typed for owned handles (the Python object keeps the memory alive during the call).
+position, ``play_chunk`` from ``play_until``) sees the borrowed type, so it runs the very kernels play
+compiled, not a second copy typed for owned handles (the Python object keeps the memory alive during the call).
 With JIT disabled (NUMBA_DISABLE_JIT=1, used by `playtest bench`) the NamedTuple itself is the handle,
 since attribute access is the same in plain Python, and ``borrow`` returns it unchanged.
 """
