@@ -110,6 +110,10 @@ def _mixtures(summary: dict[str, Any]) -> str:
     solver = summary.get("meta_solver", "nash")
     kept = (" The population written is the round whose exploitability interval reached lowest, re-measured on "
             "fresh seeds when it is not the last." if summary.get("keep") == "best" else "")
+    if solver == "linear":
+        return ("Mixtures by fictitious play with linear averaging: round r's best response weighs r + 1 and round "
+                "0's solved mixture 1, so after round r the newest takes 2/(r + 2) and early members fade; no "
+                "empirical game is played after round 0." + kept)
     if solver in ("fictitious", "forgetful"):
         return ("Mixtures by fictitious play: after round r the mixture averages round 0's solved mixture and the r "
                 "best responses, each weighing 1/(r + 1); no empirical game is played after round 0."

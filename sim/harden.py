@@ -71,6 +71,7 @@ META_SOLVERS = {
     "fictitious": "fictitious play: the average of round 0's solved mixture and every best response so far",
     "forgetful": "fictitious play whose members leave the average once they lose against it (the upper end of "
                  "their gain's 95% interval below 0)",
+    "linear": "fictitious play with linear averaging: round r's best response weighs r + 1, round 0's mixture 1",
 }
 """``--meta-solver`` choices: how each round's mixture is made from the last."""
 KEEP = ("last", "best")
@@ -257,7 +258,8 @@ class HardenRun:
                    gains: dict[str, Finding]) -> tuple[Population, dict[str, Any]]:
         """Fictitious play: after round ``round_`` the mixture is (round_ x_round_ + newest) / (round_ + 1), the
         average of round 0's solved mixture and the ``round_`` best responses; ``forgetful`` first drops from
-        x_round_ the members that lost against it this round (``gains``), unless none would be left."""
+        x_round_ the members that lost against it this round (``gains``), unless none would be left; ``linear``
+        gives the newest 2 / (round_ + 2) instead."""
         info: dict[str, Any] = {"games": 0, "solver": META_SOLVERS[self.plan.meta_solver]}
         weights = list(population.weights)
         if self.plan.meta_solver == "forgetful":
@@ -266,8 +268,9 @@ class HardenRun:
                 for i in beaten:
                     weights[i] = 0.0
                 info["dropped"] = [population.members[i] for i in beaten if population.weights[i] > 0]
-        keep = round_ / (round_ + 1) / sum(weights)
-        weights = [w * keep for w in weights] + [1.0 / (round_ + 1)]
+        step = 2.0 / (round_ + 2) if self.plan.meta_solver == "linear" else 1.0 / (round_ + 1)
+        keep = (1.0 - step) / sum(weights)
+        weights = [w * keep for w in weights] + [step]
         total = sum(weights)
         return Population((*population.members, newest), tuple(w / total for w in weights)), info
 

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analysis.harden import _mixtures
 from analysis.metagame import payoff_table, solve, values_against
 from analysis.players import players_phrase
 from sim.cli import main
@@ -206,6 +207,26 @@ def test_forgetful_play_drops_the_members_that_lose_against_the_mixture_before_a
     assert run.fictitious(mix, "br3", 3, every)[0].weights == pytest.approx([0.075, 0.15, 0.225, 0.3, 0.25])
     plain = HardenRun(replace(plan, meta_solver="fictitious"), tmp_path, 1, False)
     assert plain.fictitious(mix, "br3", 3, gains)[0].weights == pytest.approx([0.075, 0.15, 0.225, 0.3, 0.25])
+
+
+def test_linear_averaging_weighs_round_r_best_response_r_plus_1(tmp_path):
+    """--meta-solver linear: the newest best response takes 2/(r + 2) after round r, so over the rounds round
+    0's mixture keeps weight 1 and br_k weight k + 1 (early members, the prey of later best responses, fade);
+    fictitious play from the same start keeps them equal."""
+    plan = plan_harden("bus", 3, ["balanced", "commuter"], 1_000_000, meta_solver="linear")
+    run = HardenRun(plan, tmp_path, 1, False)
+    mix = Population(("balanced", "commuter"), (0.25, 0.75))
+    for r in range(1, 4):
+        mix, info = run.fictitious(mix, f"br{r}", r, {})
+    assert info["games"] == 0 and info["solver"].startswith("fictitious play with linear averaging")
+    assert mix.members == ("balanced", "commuter", "br1", "br2", "br3")
+    assert mix.weights == pytest.approx([0.25 / 10, 0.75 / 10, 2 / 10, 3 / 10, 4 / 10])
+    plain = HardenRun(replace(plan, meta_solver="fictitious"), tmp_path, 1, False)
+    mix = Population(("balanced", "commuter"), (0.25, 0.75))
+    for r in range(1, 4):
+        mix = plain.fictitious(mix, f"br{r}", r, {})[0]
+    assert mix.weights == pytest.approx([0.25 / 4, 0.75 / 4, 1 / 4, 1 / 4, 1 / 4])
+    assert "linear averaging" in _mixtures({"meta_solver": "linear"})
 
 
 def test_keep_best_writes_the_least_exploitable_round_re_measured_on_fresh_seeds(tmp_path):
