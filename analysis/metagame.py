@@ -12,7 +12,7 @@ minimises that largest value over the simplex (scipy's SLSQP on the epigraph, wi
 several starts and keeps the best: projected replicator dynamics' average (open_spiel's
 ``projected_replicator_dynamics``, the meta-solver of the PSRO paper), the uniform mixture and every member
 alone. Replicator dynamics alone cycles in some 4-player meta-games (its average is then no equilibrium: a
-member gained 17 pts against it in-sample in reports/harden-bus-4p); the polished answer's in-sample gain is the
+member gained 17 pts against it in-sample in reports/harden-bus-4p/nash-run); the polished answer's in-sample gain is the
 smallest any start reached, and is reported. Weights below ``FLOOR`` are dropped.
 """
 
