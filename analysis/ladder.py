@@ -25,10 +25,10 @@ from analysis.card import RunAnalysis, analyse
 from analysis.load import Run, load_run
 from analysis.metrics import Metric, Paired, paired_difference, parse_metric, until_ci_note
 from analysis.players import base_name, players_phrase
-from analysis.report import _write
+from analysis.report import _write, state_tests
 from analysis.sections import Plot, Section, Table
 from analysis.stats import ALPHA, POWER
-from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding
+from analysis.verdicts import DEFAULT_MIN_EFFECT, Finding, current_ledger, fdr
 from sim.core.errors import writable_dir
 from sim.ladder import ladder_levels, read_ladder_manifest
 
@@ -138,6 +138,8 @@ def _the(level: Level) -> str:
 POWER_Z = float(sps.norm.ppf(1 - ALPHA / 2) + sps.norm.ppf(POWER))
 """Standard errors in the smallest effect a test at 5% two-sided detects with 80% power (2.80)."""
 RESOLVED = ("large", "small")
+PLOTTED_BASES = 8
+"""At most this many bases get a line in the strategies plot (the most played; the table has every one)."""
 """Labels of a change that is real (its 95% interval excludes 0): the only changes that get a sentence."""
 
 
@@ -198,10 +200,24 @@ def sentences(found: Sequence[Change]) -> list[str]:
         counts = pd.Series([c.finding.label for c in rest]).value_counts()
         what = " and ".join(f"{n} {label}" for label, n in counts.items())
         out.append(f"{'No' if not real else 'No other'} level-to-level change is resolved: {what} (a negligible change "
-                   "is shown to lie inside ± the threshold; an inconclusive one needs more games). Each comparison is "
-                   f"tested at 5%: of these {len(found)}, about {ALPHA * len(found):.1f} would look real by chance "
-                   "alone if nothing changed.")
+                   "is shown to lie inside ± the threshold; an inconclusive one needs more games). "
+                   + _multiplicity(len(found)))
     return out
+
+
+def _multiplicity(n: int) -> str:
+    """How the labels of ``n`` comparisons were tested: at the report's false discovery rate inside ``fdr``."""
+    if current_ledger() is not None:
+        return (f"The labels of these {n} comparisons hold the false discovery rate at 5% with every other finding of "
+                "the report (Benjamini-Hochberg; its cut-off is on the first section).")
+    return (f"Each comparison is tested at 5%: of these {n}, about {ALPHA * n:.1f} would look real by chance alone if "
+            "nothing changed.")
+
+
+def most_played(run: Run, k: int) -> list[str]:
+    """The ``k`` bases that fill the most seats in ``run`` (a population's heaviest members; ties by name)."""
+    seats = run.players["strategy"].astype(str).map(base_name).value_counts()
+    return sorted(seats.index, key=lambda b: (-seats[b], b))[:k]
 
 
 def headline(levels: Sequence[Level]) -> str:
@@ -288,10 +304,14 @@ def ladder_section(levels: Sequence[Level], title: str = "Strength ladder", note
             index="playouts", columns="strategy", values="cell")
         wide.columns.name = None
         blocks.append(Table(wide.reset_index(), "Strategy effect adjusted for seat, by strength (#rank, effect [95% CI] label)."))
-        blocks.append(Plot("strategies", effect_plot(strat, "strategy", {}, "Strategy effects against playing strength",
-                                                     threshold),
-                           "Each base strategy's effect at each strength (as itself, then as rollouts over it). "
-                           f"Players: {who}."))
+        bases = strat["strategy"].unique()
+        shown = most_played(runs[0], PLOTTED_BASES) if len(bases) > PLOTTED_BASES else list(bases)
+        which = f" The {len(shown)} most played of {len(bases)} bases; the table above has every one." \
+            if len(shown) < len(bases) else ""
+        blocks.append(Plot("strategies", effect_plot(strat[strat["strategy"].isin(shown)], "strategy", {},
+                                                     "Strategy effects against playing strength", threshold),
+                           "Each base strategy's effect at each strength (as itself, then as rollouts over it)."
+                           f"{which} Players: {who}."))
     length = pd.DataFrame({"playouts": [lv.playouts for lv in levels],
                            "mean rounds": [f"{lv.analysis.run.games['rounds'].mean():.2f}" for lv in levels],
                            "games": [f"{lv.analysis.run.n_games:,}" for lv in levels]})
@@ -341,9 +361,13 @@ def insert_ladders(sections: list[Section], ladders: list[Section]) -> list[Sect
 
 def write_ladder_report(root: str | Path, out_dir: str | Path, min_effect: str = DEFAULT_MIN_EFFECT) -> tuple[Path, str]:
     """The ladder report (index.html, report.md, PNGs) in ``out_dir``; returns its path and the headline line."""
-    levels = load_ladder(root, min_effect)
+    def build() -> tuple[list[Level], list[Section], str]:
+        levels = load_ladder(root, min_effect)
+        return levels, [ladder_section(levels, note=stopping_note(root))], headline(levels)
+
+    (levels, sections, line), ledger = fdr(build)  # many comparisons: labels at the false discovery rate
     writable_dir(out_dir)
     runs: list[Run] = [lv.analysis.run for lv in levels]
     title = f"{runs[0].title} strength ladder ({runs[0].n_players} players)"
-    return _write(runs, [ladder_section(levels, note=stopping_note(root))], title, out_dir), headline(levels)
+    return _write(runs, state_tests(sections, ledger), title, out_dir), line
 

@@ -11,9 +11,12 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
+from analysis import ladder
 from analysis.ladder import (POWER_Z, changes, headline, insert_ladders, ladder_section, ladder_sections,
-                             ladder_width, load_ladder, power, sentences, write_ladder_report)
-from analysis.sections import Section, Table
+                             ladder_width, load_ladder, most_played, power, sentences, write_ladder_report)
+from analysis.players import base_name
+from analysis.sections import Plot, Section, Table
+from analysis.verdicts import fdr
 from sim.core.errors import PlaytestError
 from sim.ladder import LADDER_MANIFEST, level_dir, level_lineup, parse_levels, run_ladder
 from tests.conftest import assert_same_tables, read_tables
@@ -115,11 +118,30 @@ def test_the_ladder_opens_with_its_power(tmp_path):
     assert {"Seat 1's win rate (first player)", "Mean game length in rounds", "trader's win rate"} <= set(table.frame["metric"])
 
 
+def test_a_ladder_of_many_bases_plots_only_the_most_played(tmp_path, monkeypatch):
+    """A population of dozens of members would drown the strategies plot: it draws the PLOTTED_BASES bases that
+    fill the most seats, and its caption says so; the table keeps every base."""
+    levels = load_ladder(_paired_ladder(tmp_path))
+    monkeypatch.setattr(ladder, "PLOTTED_BASES", 2)
+    section = ladder_section(levels)
+    plot = next(b for b in section.blocks if isinstance(b, Plot) and b.name == "strategies")
+    seated = levels[0].analysis.run.players["strategy"].astype(str).map(base_name).value_counts()
+    top = sorted(seated.index, key=lambda b: (-seated[b], b))[:2]  # the most seated; ties by name
+    assert most_played(levels[0].analysis.run, 2) == top
+    assert f"The 2 most played of {len(POOL)} bases" in plot.caption
+    drawn = [t.get_text() for t in plot.figure.axes[0].get_legend().get_texts()]
+    assert sorted(t for t in drawn if "threshold" not in t) == sorted(top) and len(drawn) == 3  # and the band
+    table = next(b for b in section.blocks if isinstance(b, Table) and "Strategy effect" in b.caption)
+    assert set(POOL) <= set(table.frame.columns)
+
+
 def test_the_ladder_report_and_its_place_in_a_balance_report(tmp_path):
     root = _paired_ladder(tmp_path / "ladder", _seat1_wins_every_fifth_game)
     path, line = write_ladder_report(root, tmp_path / "report")
     text = (tmp_path / "report" / "report.md").read_text()
-    assert path.is_file() and "Level-to-level changes, paired" in text and line == headline(load_ladder(root))
+    assert path.is_file() and "Level-to-level changes, paired" in text
+    assert line == fdr(lambda: headline(load_ladder(root)))[0]  # labelled at the report's false discovery rate
+    assert "holding the false discovery rate at 5%" in text and "would look real by chance" not in text
     assert "± the threshold. Players: the pool " in text  # every figure states the players behind it
     assert "Seat 1's win rate (first player) rises by" in line
     sections = [Section("Balance card"), Section("run: Seats"), Section("run: First player and the start"),
