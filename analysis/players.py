@@ -44,7 +44,7 @@ def exploitability_clause(population: Mapping[str, Any]) -> str:
     text += f" by {e['probe']}" if e.get("probe") else ""
     if len(measures) > 1:
         gains = ", ".join(f"{m['points']:+.1f}" for m in measures)
-        text += f" (the largest of {len(measures)} tuned searches: {gains})"
+        text += f" (the largest of {len(measures)} tuned measurements: {gains})"
     probe = population.get("rollout_probe")
     if probe:
         who = " ".join(x for x in ("the rollout probe", probe.get("player")) if x)

@@ -174,7 +174,7 @@ def _card_population(population: Mapping[str, Any]) -> str:
     e, n = largest_measure(population), len(tuned_measures(population))
     if not e:
         return "population, exploitability not measured"
-    searches = f", the largest of {n} tuned searches" if n > 1 else ""
+    searches = f", the largest of {n} tuned measurements" if n > 1 else ""
     probe = population.get("rollout_probe")
     return (f"hardened population: exploitability {e['points']:+.1f} pts [{e['lo']:+.1f}, {e['hi']:+.1f}]{searches}"
             + (f"; rollout probe {probe['points']:+.1f}" if probe else ""))

@@ -368,7 +368,7 @@ def test_exploit_re_measures_a_population_on_a_fresh_seed_and_reports_quote_the_
     phrase = players_phrase(json.loads((out / "manifest.json").read_text()))
     gains = [data["exploitability"]["points"], first["points"], again["points"]]
     assert f"exploitability {max(gains):+.1f} pts" in phrase
-    assert f"the largest of 3 tuned searches: {', '.join(f'{g:+.1f}' for g in gains)}" in phrase
+    assert f"the largest of 3 tuned measurements: {', '.join(f'{g:+.1f}' for g in gains)}" in phrase
 
 
 def test_exploit_with_two_searches_states_the_larger_gain_and_what_found_it(hardened, tmp_path):

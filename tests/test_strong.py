@@ -90,9 +90,9 @@ def test_card_states_the_largest_tuned_gain_when_the_population_was_re_measured(
     pair.strong.manifest["population"] = {**POPULATION, "remeasures": again}
     assert summary(pair, seat_rows(pair, 2.0)).startswith(
         "**Strong play, 4 players** (hardened population: exploitability +15.3 pts [+14.6, +16.0], the largest of 3 "
-        "tuned searches; rollout probe +71.0)")
+        "tuned measurements; rollout probe +71.0)")
     caption = strong_blocks(pair, "2")[1].caption
-    assert "exploitability +15.3 pts [+14.6, +16.0] by a search on seed 500 (the largest of 3 tuned searches: " \
+    assert "exploitability +15.3 pts [+14.6, +16.0] by a search on seed 500 (the largest of 3 tuned measurements: " \
            "+10.4, +15.3, +7.2)" in caption
 
 
