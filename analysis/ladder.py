@@ -138,9 +138,9 @@ def _the(level: Level) -> str:
 POWER_Z = float(sps.norm.ppf(1 - ALPHA / 2) + sps.norm.ppf(POWER))
 """Standard errors in the smallest effect a test at 5% two-sided detects with 80% power (2.80)."""
 RESOLVED = ("large", "small")
+"""Labels of a change that is real (its 95% interval excludes 0): the only changes that get a sentence."""
 PLOTTED_BASES = 8
 """At most this many bases get a line in the strategies plot (the most played; the table has every one)."""
-"""Labels of a change that is real (its 95% interval excludes 0): the only changes that get a sentence."""
 
 
 def level_pairs(levels: Sequence[Level]) -> list[tuple[Level, Level]]:
@@ -304,8 +304,7 @@ def ladder_section(levels: Sequence[Level], title: str = "Strength ladder", note
             index="playouts", columns="strategy", values="cell")
         wide.columns.name = None
         blocks.append(Table(wide.reset_index(), "Strategy effect adjusted for seat, by strength (#rank, effect [95% CI] label)."))
-        bases = strat["strategy"].unique()
-        shown = most_played(runs[0], PLOTTED_BASES) if len(bases) > PLOTTED_BASES else list(bases)
+        bases, shown = strat["strategy"].unique(), most_played(runs[0], PLOTTED_BASES)
         which = f" The {len(shown)} most played of {len(bases)} bases; the table above has every one." \
             if len(shown) < len(bases) else ""
         blocks.append(Plot("strategies", effect_plot(strat[strat["strategy"].isin(shown)], "strategy", {},

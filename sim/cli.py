@@ -208,7 +208,7 @@ def _add_harden_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--meta-solver", default="nash", choices=["nash", "fictitious", "forgetful", "linear"],
                    help="how each round's mixture is made: nash (default: solve the members' empirical game), "
                         "fictitious (fictitious play: the average of the pool's solved mixture and every best "
-                        "response so far, each 1/(r+1) after round r; no empirical game after round 0) or forgetful "
+                        "response so far, each 1/(r+1) after round r; no empirical game after round 0), forgetful "
                         "(fictitious play that drops the members measured to lose against the mixture) or linear "
                         "(fictitious play whose round-r best response weighs r+1: early members fade)")
     p.add_argument("--fixed-scale", action="store_true",
