@@ -110,6 +110,10 @@ def _mixtures(summary: dict[str, Any]) -> str:
     solver = summary.get("meta_solver", "nash")
     kept = (" The population written is the round whose exploitability interval reached lowest, re-measured on "
             "fresh seeds when it is not the last." if summary.get("keep") == "best" else "")
+    start = summary.get("from_population")
+    if start and solver in ("linear", "fictitious", "forgetful"):
+        kept = (f" Round 0's mixture is the population of {start}, counted as the rounds its best responses' names "
+                "give (the first new best response continues their numbering)." + kept)
     if solver == "linear":
         return ("Mixtures by fictitious play with linear averaging: round r's best response weighs r + 1 and round "
                 "0's solved mixture 1, so after round r the newest takes 2/(r + 2) and early members fade; no "
@@ -138,7 +142,9 @@ def history_markdown(summary: dict[str, Any]) -> str:
     searched = "Fixed-scale search" if summary.get("fixed_scale") else "Tuned best response"
     mix = ", ".join(f"{m} {w:.1%}" for m, w in zip(final["members"], final["weights"]) if w > 0)
     return "\n".join([
-        f"# Hardening {summary['game']}, {summary['n_players']} players, from {', '.join(summary['pool'])}", "",
+        f"# Hardening {summary['game']}, {summary['n_players']} players, from "
+        + (f"the population {summary['from_population']}" if summary.get("from_population")
+           else ", ".join(summary["pool"])), "",
         f"{'Checkpoint' if summary['stopped'] == 'running' else 'Stopped'} after {len(summary['rounds']) - 1} "
         f"round(s): {why} ({summary['games_spent']:,} of {summary['budget']:,} games; --min-effect "
         f"{summary['min_effect']}).", "",

@@ -197,7 +197,10 @@ def _add_exploit_args(p: argparse.ArgumentParser) -> None:
 def _add_harden_args(p: argparse.ArgumentParser) -> None:
     _add_measure_args(p, "runs/harden-GAME-Np-seedS")
     p.add_argument("--players", type=int, required=True, help="number of players")
-    p.add_argument("--pool", type=_strategy_list, required=True, help="the starting strategies, comma-separated")
+    p.add_argument("--pool", type=_strategy_list, default=[], help="the starting strategies, comma-separated")
+    p.add_argument("--from-population", metavar="FILE",
+                   help="continue an earlier population instead of --pool: its members and weights are round 0's "
+                        "(no empirical game), and new best responses continue its brK numbering")
     p.add_argument("--budget", type=_at_least(1), required=True,
                    help="games the hardening may play (searches, measurements, empirical games, probe)")
     p.add_argument("--seed", type=int, default=0, help="seed of round 0 (round r uses seed + 10 r + 1..5)")
@@ -480,7 +483,8 @@ def _cmd_harden(args: argparse.Namespace) -> None:
                        final_games=args.final_games, meta_games=args.meta_games, probe_playouts=args.probe_playouts,
                        probe_games=args.probe_games, member_games=args.member_games, overrides=args.overrides,
                        meta_solver=args.meta_solver, keep=args.keep, confirm=args.confirm,
-                       searches=args.searches, fixed_scale=args.fixed_scale)
+                       searches=args.searches, fixed_scale=args.fixed_scale,
+                       from_population=args.from_population)
     root = harden(plan, args.out, jobs=args.jobs, progress=not args.quiet)
     summary = read_history(root)
     print(f"{summary['exploitability']['statement']} ({summary['stopped']} after {len(summary['rounds']) - 1} "

@@ -49,7 +49,7 @@ from analysis.verdicts import Finding, parse_min_effect
 from sim.core.errors import PlaytestError, writable_dir
 from sim.core.spec import get_game
 from sim.logs import read_record, write_json
-from sim.population import Population, population_data
+from sim.population import Population, load_population, population_data
 from sim.runner import one_writer, run_study
 from sim.study import known_strategies
 from sim.tune import MAX_SEED, TunePlan, plan_tune, tune
@@ -109,6 +109,10 @@ class HardenPlan:
     fixed_scale: bool = False
     """Searches keep their start's weight norm, so softmax members stay mixed (sim/tune.py). Their gains are
     then no best response's: measure the population with `playtest exploit`, whose searches are free."""
+    start_file: str | None = None
+    """``--from-population``: an earlier population whose members are the pool and whose weights are round 0's
+    mixture (no empirical game); the averaging meta-solvers count it as the rounds its members' names give."""
+    start_weights: tuple[float, ...] | None = None
 
     @property
     def fair(self) -> float:
@@ -132,14 +136,21 @@ class HardenPlan:
         return self.probe_games + (self.measure_cost() if self.keep == "best" else 0)
 
     def first_cost(self) -> int:
-        """Games the smallest run costs: the pool's empirical game, one measurement and the probe."""
-        return self.meta_games + self.measure_cost() + self.probe_games
+        """Games the smallest run costs: the pool's empirical game (none from a population), one measurement and
+        the probe."""
+        return (0 if self.start_weights else self.meta_games) + self.measure_cost() + self.probe_games
 
     @property
     def name_offset(self) -> int:
         """Round r's best response is named br(r + offset): a pool with members br1..brK (an earlier population)
         names its first best response br(K + 1)."""
         return next_round(self.pool) - 1
+
+    @property
+    def average_offset(self) -> int:
+        """Rounds the averaging meta-solvers count before round 1: from ``--from-population`` its best responses'
+        (a linear run's brK takes 2/(K + 2) as it did in the run that made it), otherwise none."""
+        return self.name_offset if self.start_weights else 0
 
     def seed_of(self, round_: int, step: int) -> int:
         return self.seed + SEED_STRIDE * round_ + step
@@ -152,7 +163,8 @@ class HardenPlan:
                 "probe_playouts": self.probe_playouts, "probe_games": self.probe_games,
                 "member_games": self.member_games, "overrides": list(self.overrides),
                 "meta_solver": self.meta_solver, "keep": self.keep, "confirm": self.confirm,
-                "searches": self.searches, **({"fixed_scale": True} if self.fixed_scale else {})}
+                "searches": self.searches, **({"fixed_scale": True} if self.fixed_scale else {}),
+                **({"from_population": self.start_file} if self.start_file else {})}
 
 
 def next_round(members: Sequence[str]) -> int:
@@ -167,8 +179,17 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
                 final_games: int = 10_000, meta_games: int = 10_000, probe_playouts: int = 4,
                 probe_games: int = 200, member_games: int = 5_000, overrides: Sequence[str] = (),
                 meta_solver: str = "nash", keep: str = "last", confirm: int = 0, searches: int = 1,
-                fixed_scale: bool = False) -> HardenPlan:
+                fixed_scale: bool = False, from_population: str | None = None) -> HardenPlan:
     """Check every choice before anything runs (one line naming the problem and the fix otherwise)."""
+    start_weights = None
+    if from_population:
+        if pool:
+            raise PlaytestError("pass --pool or --from-population, not both (a population's members are the pool)")
+        start = load_population(game, from_population, players)
+        pool, start_weights = start.members, start.weights
+    elif not pool:
+        raise PlaytestError("--pool is required (the starting strategies, e.g. --pool balanced,commuter), or "
+                            "--from-population FILE to continue an earlier population")
     names = known_strategies(game, players, pool, "--pool", "balanced,commuter")
     registry = get_game(game).strategies
     if len(set(names)) < len(names):
@@ -197,15 +218,18 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
     parse_min_effect(min_effect)
     plan = HardenPlan(game, players, tuple(names), budget, min_effect, seed, search_games, block, popsize,
                       final_games, meta_games, probe_playouts, probe_games, member_games, tuple(overrides),
-                      meta_solver, keep, confirm, searches, fixed_scale)
+                      meta_solver, keep, confirm, searches, fixed_scale, str(from_population) if from_population else None,
+                      start_weights)
     if budget < plan.first_cost():
         raise PlaytestError(
-            f"--budget {budget:,} games is too small for one round: the pool's empirical game ({meta_games:,}), one "
+            f"--budget {budget:,} games is too small for one round: the pool's empirical game "
+            f"({0 if start_weights else meta_games:,}), one "
             f"measurement (up to {MAX_STARTS} x {member_games:,} member games, {search_games:,} search + 2 x "
             f"{final_games:,} measuring games{f', {searches} times' if searches > 1 else ''}) and the rollout probe "
             f"({probe_games:,}) need {plan.first_cost():,}; raise --budget or lower --search-games, --final-games, "
             "--meta-games, --member-games, --probe-games or --searches")
-    _best_response(plan, Population(plan.pool, (1.0 / len(names),) * len(names)), 1, names[0])  # the search's checks
+    _best_response(plan, Population(plan.pool, start_weights or (1.0 / len(names),) * len(names)), 1,
+                   names[0])  # the search's checks
     return plan
 
 
@@ -268,7 +292,8 @@ class HardenRun:
                 for i in beaten:
                     weights[i] = 0.0
                 info["dropped"] = [population.members[i] for i in beaten if population.weights[i] > 0]
-        step = 2.0 / (round_ + 2) if self.plan.meta_solver == "linear" else 1.0 / (round_ + 1)
+        r = round_ + self.plan.average_offset
+        step = 2.0 / (r + 2) if self.plan.meta_solver == "linear" else 1.0 / (r + 1)
         keep = (1.0 - step) / sum(weights)
         weights = [w * keep for w in weights] + [step]
         total = sum(weights)
@@ -358,7 +383,10 @@ def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progr
     with one_writer(root):
         run = HardenRun(plan, root, jobs, progress)
         t0 = time.perf_counter()
-        population, info = run.empirical_game(plan.pool, 0)
+        if plan.start_weights:
+            population, info = Population(plan.pool, plan.start_weights), {"games": 0, "from": plan.start_file}
+        else:
+            population, info = run.empirical_game(plan.pool, 0)
         run.history.append({"round": 0, "members": list(population.members), "weights": list(population.weights),
                             "meta_game": info, "games": run.spent, "seconds": round(time.perf_counter() - t0, 1)})
         measured, best, stop, round_, passes = None, None, "budget", 1, 0

@@ -229,6 +229,32 @@ def test_linear_averaging_weighs_round_r_best_response_r_plus_1(tmp_path):
     assert "linear averaging" in _mixtures({"meta_solver": "linear"})
 
 
+def test_from_population_continues_an_earlier_population_where_its_averaging_left_off(hardened, tmp_path):
+    """--from-population: round 0 is the file's mixture as it stands (no empirical game, no games spent), the first
+    new best response continues the file's brK numbering, and linear averaging counts the file as K rounds: br2
+    takes 2/(2 + 2) of the next mixture, as it would have in the run that made br1."""
+    start = hardened[0] / "population.json"
+    first = json.loads(start.read_text())
+    out = tmp_path / "more"
+    argv = [*(a for a in SMALL if a not in ("--pool", "balanced,commuter")), "--from-population", str(start),
+            "--budget", str(2 * (ROUND - 300) + 6), "--min-effect", "0.1", "--meta-solver", "linear", "--jobs", "1",
+            "--out", str(out)]
+    assert main(argv) == 0
+    history = read_history(out)
+    zero, one = history["rounds"][:2]
+    assert zero["weights"] == pytest.approx(first["weights"]) and zero["meta_game"] == {"games": 0, "from": str(start)}
+    assert not list(out.glob("round-*/meta")) and history["from_population"] == str(start)
+    assert one["best_response"] == one["added"] == "br2"
+    assert one["next_weights"] == pytest.approx([w / 2 for w in first["weights"]] + [0.5])
+    assert f"from the population {start}" in (out / "history.md").read_text()
+    with pytest.raises(PlaytestError, match="pass --pool or --from-population, not both"):
+        plan_harden("bus", 3, ["balanced"], 100_000, from_population=str(start))
+    with pytest.raises(PlaytestError, match="--pool is required"):
+        plan_harden("bus", 3, [], 100_000)
+    with pytest.raises(PlaytestError, match="was made for 3 players, not 4"):
+        plan_harden("bus", 4, [], 100_000, from_population=str(start))
+
+
 def test_keep_best_writes_the_least_exploitable_round_re_measured_on_fresh_seeds(tmp_path):
     """--keep best: the population written is the round whose exploitability interval reached lowest; when that
     is not the last round it is measured again on the next round's (unused) seeds, and that measurement is the
