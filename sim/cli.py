@@ -208,12 +208,14 @@ def _add_harden_args(p: argparse.ArgumentParser) -> None:
                    help="games of each round's empirical game (default 10,000)")
     p.add_argument("--probe-playouts", type=_at_least(1), default=4, help="playouts of the rollout probe (default 4)")
     p.add_argument("--probe-games", type=_at_least(1), default=200, help="games of the rollout probe (default 200)")
-    p.add_argument("--meta-solver", default="nash", choices=["nash", "fictitious", "forgetful", "linear"],
+    p.add_argument("--meta-solver", default="nash", choices=["nash", "fictitious", "forgetful", "linear", "hedge"],
                    help="how each round's mixture is made: nash (default: solve the members' empirical game), "
                         "fictitious (fictitious play: the average of the pool's solved mixture and every best "
                         "response so far, each 1/(r+1) after round r; no empirical game after round 0), forgetful "
-                        "(fictitious play that drops the members measured to lose against the mixture) or linear "
-                        "(fictitious play whose round-r best response weighs r+1: early members fade)")
+                        "(fictitious play that drops the members measured to lose against the mixture), linear "
+                        "(fictitious play whose round-r best response weighs r+1: early members fade) or hedge "
+                        "(linear, after doubling the weight of each member measured to gain 10 pts against the "
+                        "mixture, halving it at -10)")
     p.add_argument("--fixed-scale", action="store_true",
                    help="searches keep their start's weight norm, so softmax members stay mixed; their gains are then "
                         "no best response's (measure the population with `playtest exploit`)")

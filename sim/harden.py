@@ -25,7 +25,9 @@ it for a mixture. Each round then
    noisy); the average moves by 1/(r + 1) and every best response keeps its weight, so what was exploited stays
    covered. ``forgetful`` is fictitious play that first drops every member measured this round whose gain
    against the mixture is below 0 with its whole interval: no member of a symmetric equilibrium loses against
-   it, and a beaten member left in the average is prey a best response learns to take.
+   it, and a beaten member left in the average is prey a best response learns to take. ``linear`` gives round
+   r's best response weight r + 1 (early members fade); ``hedge`` first multiplies each measured member's weight
+   by 2 ** (gain / 10 pts), so a member that keeps gaining against the average gains weight until it stops.
 
 The population written is the last one measured (``--keep last``; a best response found after it is kept in its
 round's directory, not added), or with ``--keep best`` the one whose exploitability interval reached lowest,
@@ -72,8 +74,15 @@ META_SOLVERS = {
     "forgetful": "fictitious play whose members leave the average once they lose against it (the upper end of "
                  "their gain's 95% interval below 0)",
     "linear": "fictitious play with linear averaging: round r's best response weighs r + 1, round 0's mixture 1",
+    "hedge": "linear averaging after multiplicative weights: each member measured this round has its weight "
+             "multiplied by 2 ** (gain / HEDGE_DOUBLING_PTS) first",
 }
 """``--meta-solver`` choices: how each round's mixture is made from the last."""
+HEDGE_DOUBLING_PTS = 10.0
+"""``hedge``: a member gaining this many points over the fair share against the mixture doubles its weight
+before the average (one losing as much halves it). Averaging alone moves a member by 2/(r + 2) at most, so a
+member that keeps gaining round after round stays under-weighted; the update (Hedge, Freund and Schapire 1997,
+on the round's measured gains) lets the weights follow the gains, as replicator dynamics would."""
 KEEP = ("last", "best")
 """``--keep`` choices: the last round's mixture, or the least exploitable round's (re-measured on fresh seeds)."""
 
@@ -283,9 +292,14 @@ class HardenRun:
         """Fictitious play: after round ``round_`` the mixture is (round_ x_round_ + newest) / (round_ + 1), the
         average of round 0's solved mixture and the ``round_`` best responses; ``forgetful`` first drops from
         x_round_ the members that lost against it this round (``gains``), unless none would be left; ``linear``
-        gives the newest 2 / (round_ + 2) instead."""
+        gives the newest 2 / (round_ + 2) instead, and ``hedge`` does so after scaling each measured member's
+        weight by 2 ** (gain / HEDGE_DOUBLING_PTS)."""
         info: dict[str, Any] = {"games": 0, "solver": META_SOLVERS[self.plan.meta_solver]}
         weights = list(population.weights)
+        if self.plan.meta_solver == "hedge":
+            factors = {m: 2.0 ** (gains[m].estimate / HEDGE_DOUBLING_PTS) for m in population.members if m in gains}
+            weights = [w * factors.get(m, 1.0) for m, w in zip(population.members, weights)]
+            info["factors"] = {m: round(f, 4) for m, f in factors.items()}
         if self.plan.meta_solver == "forgetful":
             beaten = [i for i, m in enumerate(population.members) if m in gains and gains[m].hi < 0]
             if len(beaten) < sum(w > 0 for w in weights):
@@ -293,7 +307,7 @@ class HardenRun:
                     weights[i] = 0.0
                 info["dropped"] = [population.members[i] for i in beaten if population.weights[i] > 0]
         r = round_ + self.plan.average_offset
-        step = 2.0 / (r + 2) if self.plan.meta_solver == "linear" else 1.0 / (r + 1)
+        step = 2.0 / (r + 2) if self.plan.meta_solver in ("linear", "hedge") else 1.0 / (r + 1)
         keep = (1.0 - step) / sum(weights)
         weights = [w * keep for w in weights] + [step]
         total = sum(weights)

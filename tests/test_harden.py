@@ -255,6 +255,22 @@ def test_from_population_continues_an_earlier_population_where_its_averaging_lef
         plan_harden("bus", 4, [], 100_000, from_population=str(start))
 
 
+def test_hedge_scales_each_measured_member_by_its_gain_before_the_linear_average(tmp_path):
+    """--meta-solver hedge: a member measured to gain 10 pts doubles its weight and one losing 10 pts halves it,
+    unmeasured members keep theirs, and the newest best response then takes 2/(r + 2) as in linear averaging; so a
+    member that keeps gaining against the average is no longer held to its averaging share."""
+    plan = plan_harden("bus", 3, ["balanced", "commuter"], 1_000_000, meta_solver="hedge")
+    run = HardenRun(plan, tmp_path, 1, False)
+    mix = Population(("balanced", "commuter", "br1"), (0.25, 0.25, 0.5))
+    gains = {"balanced": _finding(5, 15), "commuter": _finding(-15, -5)}
+    nxt, info = run.fictitious(mix, "br2", 2, gains)
+    assert info["factors"] == {"balanced": 2.0, "commuter": 0.5}
+    scaled = np.array([0.5, 0.125, 0.5])
+    assert nxt.weights == pytest.approx([*(0.5 * scaled / scaled.sum()), 0.5])
+    assert run.fictitious(mix, "br2", 2, {})[0].weights == pytest.approx([0.125, 0.125, 0.25, 0.5])
+    assert "multiplied by 2 ** (gain / 10 pts)" in _mixtures({"meta_solver": "hedge"})
+
+
 def test_keep_best_writes_the_least_exploitable_round_re_measured_on_fresh_seeds(tmp_path):
     """--keep best: the population written is the round whose exploitability interval reached lowest; when that
     is not the last round it is measured again on the next round's (unused) seeds, and that measurement is the
