@@ -16,10 +16,19 @@ def base_name(strategy: str) -> str:
     return m["base"] if m else strategy
 
 
+LISTED_MEMBERS = 12
+"""A mixture of more playing members than this names only those of 1% or more and sums the rest: a 59-member
+Bus population listed in full buried the sentence it stood in."""
+
+
 def _weights_text(population: Mapping[str, Any]) -> str:
-    """'a 41%, b 0.2%': whole percents, one decimal below 1% so that a member that plays never reads 0%."""
-    return ", ".join(f"{m} {w:.0%}" if w >= 0.01 else f"{m} {w:.1%}"
-                     for m, w in zip(population["members"], population["weights"]) if w > 0)
+    """'a 41%, b 0.2%': whole percents, one decimal below 1% so that a member that plays never reads 0%; past
+    LISTED_MEMBERS playing members, those under 1% are one clause ('and 30 members under 1% each, 4.3% in all')."""
+    playing = [(m, w) for m, w in zip(population["members"], population["weights"]) if w > 0]
+    small = [w for _, w in playing if w < 0.01] if len(playing) > LISTED_MEMBERS else []
+    named = [f"{m} {w:.0%}" if w >= 0.01 else f"{m} {w:.1%}" for m, w in playing if not small or w >= 0.01]
+    rest = [f"and {len(small)} members under 1% each, {sum(small):.1%} in all"] if small else []
+    return ", ".join(named + rest)
 
 
 def tuned_measures(population: Mapping[str, Any]) -> list[Mapping[str, Any]]:

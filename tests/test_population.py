@@ -113,6 +113,9 @@ def test_players_phrase_names_pool_population_and_rollouts():
     assert players_phrase(rollouts) == "rollouts over balanced, commuter (4 playouts)"
     unmeasured = {"population": {"members": ["a", "b"], "weights": [0.75, 0.25]}}
     assert players_phrase(unmeasured) == "population a 75%, b 25% (exploitability not measured)"
+    many = {"population": {"members": [f"m{i}" for i in range(14)], "weights": [0.45, 0.45, *[0.1 / 12] * 12]}}
+    assert players_phrase(many) == ("population m0 45%, m1 45%, and 12 members under 1% each, 10.0% in all "
+                                    "(exploitability not measured)")  # past 12 members, the light ones summed
 
 
 def test_population_phrase_names_each_probe_with_its_own_gain():
