@@ -85,7 +85,7 @@ reports-bus: reports-ladder-bus
 # Bus 4p strength ladder over the hardened population, sized to resolve a 3-pt change (reports/ladder-bus-4p).
 reports-ladder-bus: $(STAMP)
 	$(PLAYTEST) ladder bus --players 4 --population reports/harden-bus-4p/population.json --playouts 0,4 \
-		--until-ci 4.2 --games 12000 --seed 1 --out runs/ladder-bus-4p-pop
+		--until-ci 4.0 --games 12000 --seed 1 --out runs/ladder-bus-4p-pop
 	mkdir -p reports/ladder-bus-4p
 	cp runs/ladder-bus-4p-pop/report/* runs/ladder-bus-4p-pop/ladder.json reports/ladder-bus-4p/
 
