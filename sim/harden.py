@@ -1,7 +1,8 @@
 """Hardened populations (`playtest harden`): iterated best response in the spirit of PSRO (Lanctot et al., 2017).
 
 Round 0 plays the pool's empirical game (every seat draws a member uniformly, analysis/metagame.py) and solves
-it for a mixture. Each round then
+it for a mixture, or with ``--from-population`` takes an earlier population's mixture as it stands. Each round
+then
 
 1. measures, in one seat against the mixture, each member of its support and the newest member (at most
    MAX_STARTS, the heaviest first): a member that gains against the mixture is itself a best response we found,
