@@ -141,6 +141,8 @@ BAD_FLAGS = [
     ("--final-games", TUNE + ["--final-games", "0"], "argument --final-games: must be at least 1"),
     ("--population", RUN + ["--population", "/nonexistent.json"], "population file '/nonexistent.json' not found"),
     ("--pool", HARDEN[:4] + ["--pool", "balanced,nosuch", "--budget", "1000000"], "unknown strategy 'nosuch'"),
+    ("--from-population", HARDEN[:4] + ["--from-population", "/nonexistent.json", "--budget", "1000000"],
+     "population file '/nonexistent.json' not found"),
     ("--search-games", HARDEN + ["--search-games", "0"], "argument --search-games: must be at least 1"),
     ("--meta-games", HARDEN + ["--meta-games", "x"], "argument --meta-games: 'x' is not a whole number"),
     ("--probe-playouts", HARDEN + ["--probe-playouts", "0"], "argument --probe-playouts: must be at least 1"),
