@@ -111,22 +111,22 @@ def _mixtures(summary: dict[str, Any]) -> str:
     kept = (" The population written is the round whose exploitability interval reached lowest, re-measured on "
             "fresh seeds when it is not the last." if summary.get("keep") == "best" else "")
     start = summary.get("from_population")
-    if start and solver != "nash":
-        kept = (f" Round 0's mixture is the population of {start}, counted as the rounds its best responses' names "
-                "give (the first new best response continues their numbering)." + kept)
+    origin = (f" Round 0's mixture is the population of {start}, counted as the rounds its best responses' names "
+              "give (the first new best response continues their numbering)." if start and solver != "nash" else "")
+    tail = origin + kept
     if solver in ("linear", "hedge"):
         return ("Mixtures by fictitious play with linear averaging: round r's best response weighs r + 1 and round "
                 "0's solved mixture 1, so after round r the newest takes 2/(r + 2) and early members fade; no "
                 "empirical game is played after round 0."
                 + (" Before each average, every member measured that round has its weight multiplied by 2 ** (gain "
                    "/ 10 pts) (Hedge: a member that keeps gaining against the mixture gains weight until it stops)."
-                   if solver == "hedge" else "") + kept)
+                   if solver == "hedge" else "") + tail)
     if solver in ("fictitious", "forgetful"):
         return ("Mixtures by fictitious play: after round r the mixture averages round 0's solved mixture and the r "
                 "best responses, each weighing 1/(r + 1); no empirical game is played after round 0."
                 + (" Before each average, the members measured to lose against the mixture (their gain's 95% "
-                   "interval below 0) leave it." if solver == "forgetful" else "") + kept)
-    return "Mixtures solve the members' empirical game (every member in every seat, random seating)." + kept
+                   "interval below 0) leave it." if solver == "forgetful" else "") + tail)
+    return "Mixtures solve the members' empirical game (every member in every seat, random seating)." + tail
 
 
 def history_markdown(summary: dict[str, Any]) -> str:

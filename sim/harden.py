@@ -123,6 +123,7 @@ class HardenPlan:
     """``--from-population``: an earlier population whose members are the pool and whose weights are round 0's
     mixture (no empirical game); the averaging meta-solvers count it as the rounds its members' names give."""
     start_weights: tuple[float, ...] | None = None
+    """That population's weights, read once when the plan is checked."""
 
     @property
     def fair(self) -> float:
