@@ -163,6 +163,7 @@ def reset_game(b: Board, s: State) -> None:
     s.g[:] = 0
     s.pl[:, :] = 0
     s.occ[:] = 0
+    s.free[:] = b.deg
     s.own[:, :] = 0
     s.bld[:] = -1
     s.cap[:, :] = 0
@@ -332,16 +333,9 @@ def nearest_target(b: Board, s: State, n_targets: int, v: int) -> int:
 
 
 @kernel
-def free_streets_at(b: Board, s: State, x: int, skip: int) -> int:
-    """Streets at x other than ``skip`` that hold no stick."""
-    inc_s = b.inc_s
-    occ = s.occ
-    c = 0
-    for j in range(b.deg[x]):
-        st = inc_s[x, j]
-        if st != skip and occ[st] == 0:
-            c += 1
-    return c
+def free_streets_at(s: State, x: int, skip: int) -> int:
+    """Streets at x other than ``skip`` (a street at x) that hold no stick."""
+    return s.free[x] - (1 if s.occ[skip] == 0 else 0)
 
 
 @kernel
@@ -368,7 +362,7 @@ def fill_stick_features(b: Board, s: State, p: int, n_opt: int) -> None:
             m >>= 1
         features[F.st_free, i] = 1.0 if occ[st] == 0 else 0.0
         features[F.st_opp, i] = c
-        features[F.st_future, i] = free_streets_at(b, s, y, st)
+        features[F.st_future, i] = free_streets_at(s, y, st)
         features[F.st_toward, i] = near_end[e] - nearest_target(b, s, n_targets, y)
         if new:
             features[F.st_new, i] = 1.0
@@ -429,7 +423,7 @@ def setup_first_stick(b: Board, s: State, p: int) -> None:
             features[F.st_station, st] += b.is_station[v]
             features[F.st_bld, st] += s.nbld[v]
             features[F.st_space, st] += s.nspace[v] - s.nbld[v]
-            features[F.st_future, st] += free_streets_at(b, s, v, st)
+            features[F.st_future, st] += free_streets_at(s, v, st)
     st = decide(s, p, D.setup_stick, n_st)
     lay_first_stick(b, s, p, st)
     event(s, p, EV.setup_stick, st, b.st_a[st], b.st_b[st])
@@ -943,6 +937,12 @@ def check_invariants(s: State, b: Board) -> None:
         on_board += s.pax[x]
     if on_board + s.g[GS.supply] != s.rules[R.passengers] or on_board < prev[0] or on_board != s.g[GS.board_pax]:
         raise AssertionError("BUS-INV-1: passengers not conserved or left the board")
+    for x in range(s.free.shape[0]):
+        free = 0
+        for j in range(b.deg[x]):
+            free += 1 if s.occ[b.inc_s[x, j]] == 0 else 0
+        if free != s.free[x]:
+            raise AssertionError("BUS-EXP-8: the free-street count of an intersection is out of step with its sticks")
     gems = s.g[GS.gems]
     delivered = 0
     for p in range(n):

@@ -106,6 +106,7 @@ class Fields(NamedTuple):
     pl: np.ndarray  # int64 (n, len(PL))
     g: np.ndarray  # int64 (len(GS),)
     occ: np.ndarray  # int64 (n_streets,) bitmask of players with a stick on each street
+    free: np.ndarray  # int64 (n_inter,) streets at each intersection that hold no stick, kept as sticks are laid
     own: np.ndarray  # int64 (n, n_inter) own sticks touching each intersection (>0: on the line)
     bld: np.ndarray  # int64 (n_spaces,) -1 empty, else building type
     cap: np.ndarray  # int64 (n_inter, 3) buildings of each type per intersection
@@ -144,7 +145,7 @@ def allocate(rules, n_players: int, board: Board) -> Fields:
         nspace[v] += 1
     z = np.zeros
     return Fields(
-        pl=z((n_players, len(PL)), np.int64), g=z(len(GS), np.int64), occ=z(n_st, np.int64),
+        pl=z((n_players, len(PL)), np.int64), g=z(len(GS), np.int64), occ=z(n_st, np.int64), free=z(n_inter, np.int64),
         own=z((n_players, n_inter), np.int64), bld=z(n_sp, np.int64), cap=z((n_inter, 3), np.int64),
         nbld=z(n_inter, np.int64), nspace=nspace, pax=z(n_inter, np.int64), want=z(n_inter, np.int64),
         room=z(n_inter, np.int64), slot=z((4, MAX_SLOTS), np.int64), nslot=z(4, np.int64),
