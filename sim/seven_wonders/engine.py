@@ -216,11 +216,10 @@ def choose_use(st, d: Data, p: int, n_opt: int) -> None:
         slot, extra, part = st.options[i, 1], st.options[i, 2], st.options[i, 3]
         for k in range(2):
             turn.price_with(st, d, rules, p, act, slot, extra, part, default if k == 0 else 1 - default)
-            for s in range(2):
-                st.plan[k, s] = 0
-                for r in range(st.buy.shape[1]):
-                    st.plan[k, s] += st.buy[s, r] * turn.unit_price(st, rules, p, s, r)
-        if st.plan[0, 0] != st.plan[1, 0]:
+            plan_coins(st, rules, p, k)
+            if st.plan[0, 0] + st.plan[0, 1] == 0:
+                break  # the cheapest plan pays the neighbours nothing: so does every equally cheap plan
+        if st.plan[0, 0] + st.plan[0, 1] > 0 and st.plan[0, 0] != st.plan[1, 0]:
             if scored(st, p):
                 clear_features(st, D.payment, 2)
                 lead = 0 if st.vp_now[neighbour(st, p, 0)] > st.vp_now[neighbour(st, p, 1)] else 1
@@ -231,6 +230,15 @@ def choose_use(st, d: Data, p: int, n_opt: int) -> None:
             if decide(st, p, D.payment, 2) == 1:
                 prefer = 1 - default
     turn.apply_paid(st, d, rules, p, i, prefer)
+
+
+@kernel
+def plan_coins(st, rules, p: int, k: int) -> None:
+    """st.plan[k] = the coins p's purchase plan in st.buy pays the left and the right neighbour."""
+    for s in range(2):
+        st.plan[k, s] = 0
+        for r in range(st.buy.shape[1]):
+            st.plan[k, s] += st.buy[s, r] * turn.unit_price(st, rules, p, s, r)
 
 
 @kernel

@@ -15,12 +15,13 @@ import numpy as np
 from sim.core.jit import kernel
 from sim.seven_wonders.data import MAN_MASK, N_RES, RAW_MASK, TILE_KIND, Data
 from sim.seven_wonders.rules import R
-from sim.seven_wonders.state import MAX_CHOICE, TE, GS, State
+from sim.seven_wonders.state import MAX_CHOICE, TC_SLOTS, TE, GS, State
 
 BIG = 1 << 20  # capacity of unlimited production (BABEL-TILE-20)
 TIE = 32  # cost scale: one coin outweighs any tie-break count (a payment buys fewer than 32 units)
 INF = 1 << 60
 STRICT = 2  # cheapest_trade's ``prefer`` + STRICT: that side first whatever the price (SW-2P-4)
+TC_HASH = 2654435769  # Knuth's multiplicative hash constant (2**32 / golden ratio): trade_cost's slot
 STRICT_COST = 1 << 16  # flow cost of a unit from the other side under STRICT: above any plan's scaled coins
 S_NODE = 0
 T_NODE = 1
@@ -44,12 +45,10 @@ def _tile_blocks(st: State, data: Data, kind: int, card: int) -> bool:
 
 
 @kernel
-def _kind_on(st: State, data: Data, kind: int) -> bool:
-    """True if any active tile has this effect kind."""
-    for t in range(st.tile_on.shape[0]):
-        if st.tile_on[t] and data.tile_kind[t] == kind:
-            return True
-    return False
+def kind_on(st: State, kind: int) -> bool:
+    """Whether an active tile has effect ``kind`` (BABEL-ACTIVE-1), from the summary ``refresh_tiles`` keeps: a
+    question about a kind no active tile has needs no look at the tiles."""
+    return (st.teff[TE.kinds] >> kind) & 1 != 0
 
 
 @kernel
@@ -90,11 +89,13 @@ def _fill_production(st: State, data: Data, rules: np.ndarray, p: int) -> None:
     if st.board_lost[p] == 0:
         st.prod[p, data.wonder_res[w]] += 1
         st.sell[p, data.wonder_res[w]] += 1
-    any_multi = _kind_on(st, data, TILE_KIND.disable_production)
-    any_trade = _kind_on(st, data, TILE_KIND.disable_effects)
-    any_unlimited = _kind_on(st, data, TILE_KIND.unlimited_production)
+    any_multi = kind_on(st, TILE_KIND.disable_production)
+    any_trade = kind_on(st, TILE_KIND.disable_effects)
+    any_unlimited = kind_on(st, TILE_KIND.unlimited_production)
     for i in range(st.city_n[p]):
         c = st.city[p, i]
+        if not data.card_output[c]:
+            continue  # no units, choice or discount: nothing to add, whatever the tiles
         multi_off = any_multi and _tile_blocks(st, data, TILE_KIND.disable_production, c)
         trade_off = any_trade and _tile_blocks(st, data, TILE_KIND.disable_effects, c)
         if any_unlimited and _tile_blocks(st, data, TILE_KIND.unlimited_production, c):
@@ -120,9 +121,10 @@ def _fill_production(st: State, data: Data, rules: np.ndarray, p: int) -> None:
         if data.stage_choice[w, s, j] != 0:
             _add_choice(st, p, data.stage_choice[w, s, j], 0)
         st.disc[p] |= data.stage_discount[w, s, j]
-    for t in range(st.tile_on.shape[0]):
-        if st.tile_on[t] and data.tile_kind[t] == TILE_KIND.free_resource_per_turn:
-            _add_choice(st, p, data.tile_res[t], 0)
+    if kind_on(st, TILE_KIND.free_resource_per_turn):
+        for t in range(st.tile_on.shape[0]):
+            if st.tile_on[t] and data.tile_kind[t] == TILE_KIND.free_resource_per_turn:
+                _add_choice(st, p, data.tile_res[t], 0)
 
 
 @kernel
@@ -167,7 +169,8 @@ def trade_cost(st: State, rules: np.ndarray, p: int) -> int:
     The cost depends only on the need, p's production view and the neighbours' (SW-TRADE-*), and the trade-price
     tiles: an entry stays valid while the three players' production versions (``pver``, bumped only when a refresh
     changes a view, or by a tile placement) are those it was computed under. Prices, not plans: the tie-break side
-    never changes the cost (SW-DEC-1).
+    never changes the cost (SW-DEC-1). The slot is a multiplicative hash of all the need's digits (the key modulo
+    the slots read only the last two resources' digits: most needs shared one slot).
     """
     key = 0
     for r in range(N_RES):
@@ -176,7 +179,7 @@ def trade_cost(st: State, rules: np.ndarray, p: int) -> int:
         key = key * 16 + st.need[r]
     n = st.g[GS.n]
     stamp = st.pver[p] + (st.pver[(p + 1) % n] << 20) + (st.pver[(p + n - 1) % n] << 40)
-    slot = (key * 40503) % st.tc_key.shape[1]
+    slot = (key * TC_HASH >> 26) & (TC_SLOTS - 1)
     if st.tc_key[p, slot] == key and st.tc_stamp[p, slot] == stamp:
         return st.tc_cost[p, slot]
     cost = cheapest_trade(st, rules, p, 0)
@@ -220,36 +223,39 @@ def _edge(st: State, m: int, u: int, v: int, cap: int, cost: int, info: int) -> 
 
 @kernel
 def _shortest_path(st: State, n_nodes: int) -> int:
-    """Bellman-Ford (queue form) from the source over residual edges; returns dist to the sink or INF."""
+    """Bellman-Ford (queue form) from the source over residual edges; returns dist to the sink or INF. The arrays
+    are read into locals once: a store through the handle's field reloads every field the loop reads."""
+    dist, prev, inq, queue = st.flow_dist, st.flow_prev, st.flow_inq, st.flow_queue
+    first, nxt, to, cap, cost = st.flow_head, st.flow_next, st.flow_to, st.flow_cap, st.flow_cost
     for v in range(n_nodes):
-        st.flow_dist[v] = INF
-        st.flow_prev[v] = -1
-        st.flow_inq[v] = 0
+        dist[v] = INF
+        prev[v] = -1
+        inq[v] = 0
     size = n_nodes + 1
     head = 0
     tail = 0
-    st.flow_dist[S_NODE] = 0
-    st.flow_queue[tail] = S_NODE
+    dist[S_NODE] = 0
+    queue[tail] = S_NODE
     tail = (tail + 1) % size
-    st.flow_inq[S_NODE] = 1
+    inq[S_NODE] = 1
     while head != tail:
-        u = st.flow_queue[head]
+        u = queue[head]
         head = (head + 1) % size
-        st.flow_inq[u] = 0
-        e = st.flow_head[u]
+        inq[u] = 0
+        e = first[u]
         while e >= 0:
-            if st.flow_cap[e] > 0:
-                v = st.flow_to[e]
-                nd = st.flow_dist[u] + st.flow_cost[e]
-                if nd < st.flow_dist[v]:
-                    st.flow_dist[v] = nd
-                    st.flow_prev[v] = e
-                    if st.flow_inq[v] == 0:
-                        st.flow_inq[v] = 1
-                        st.flow_queue[tail] = v
+            if cap[e] > 0:
+                v = to[e]
+                nd = dist[u] + cost[e]
+                if nd < dist[v]:
+                    dist[v] = nd
+                    prev[v] = e
+                    if inq[v] == 0:
+                        inq[v] = 1
+                        queue[tail] = v
                         tail = (tail + 1) % size
-            e = st.flow_next[e]
-    return st.flow_dist[T_NODE]
+            e = nxt[e]
+    return dist[T_NODE]
 
 
 @kernel
@@ -276,9 +282,9 @@ def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
         return 0
     if not _choices_matter(st, p):
         return _separable_trade(st, rules, p, prefer)
-    n_nodes = RES_NODE + N_RES + 3 * MAX_CHOICE
-    for v in range(n_nodes):
-        st.flow_head[v] = -1
+    first = st.flow_head
+    for v in range(RES_NODE + N_RES + 3 * MAX_CHOICE):
+        first[v] = -1
     m = 0
     for r in range(N_RES):
         if st.need[r] > 0:
@@ -322,19 +328,7 @@ def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
     while flow < total:
         if _shortest_path(st, node) >= INF:
             return -1
-        push = total - flow
-        v = T_NODE
-        while v != S_NODE:
-            e = st.flow_prev[v]
-            push = min(push, st.flow_cap[e])
-            v = st.flow_to[e ^ 1]
-        v = T_NODE
-        while v != S_NODE:
-            e = st.flow_prev[v]
-            st.flow_cap[e] -= push
-            st.flow_cap[e ^ 1] += push
-            v = st.flow_to[e ^ 1]
-        flow += push
+        flow += _augment(st, total - flow)
     coins = 0
     for e in range(0, m, 2):
         info = st.flow_info[e]
@@ -345,6 +339,25 @@ def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
             st.buy[s, r] += used
             coins += used * unit_price(st, rules, p, s, r)
     return coins
+
+
+@kernel
+def _augment(st: State, most: int) -> int:
+    """Push as much flow as the shortest path found allows (at most ``most``); returns the amount pushed."""
+    prev, to, cap = st.flow_prev, st.flow_to, st.flow_cap
+    push = most
+    v = T_NODE
+    while v != S_NODE:
+        e = prev[v]
+        push = min(push, cap[e])
+        v = to[e ^ 1]
+    v = T_NODE
+    while v != S_NODE:
+        e = prev[v]
+        cap[e] -= push
+        cap[e ^ 1] += push
+        v = to[e ^ 1]
+    return push
 
 
 @kernel

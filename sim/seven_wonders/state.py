@@ -24,7 +24,7 @@ MAX_SCORE_ROW = 16  # at least len(scoring.SC)
 MAX_OPT = 256  # option rows: 7 cards x (4 build modes x 3 participations + 2 stages + sale + 3 tiles) = 126 a turn;
 # a Halikarnassos search lists each distinct discarded card with each participation
 OPTION_WIDTH = 4  # option row: (action, hand slot, extra, participation)
-TC_SLOTS = 64  # trade-cost cache entries per player (direct-mapped by need vector)
+TC_SLOTS = 64  # trade-cost cache entries per player (direct-mapped by need vector; a power of 2, masked)
 PV_WIDTH = 2 * N_RES + 3 + 2 * MAX_CHOICE  # a production view: prod, sell, unlimited, disc, choices
 FLOW_NODES = 2 + 3 * MAX_CHOICE + N_RES
 FLOW_EDGES = 2 * (3 * MAX_CHOICE * (1 + N_RES) + 2 * N_RES + N_RES + 8)
@@ -38,8 +38,10 @@ cards under Wonder stages; pile_before_last = discard pile size before the Age's
 before that (SW-DEC-4); game_turn = turns begun over the
 game (1..18, the records' clock); fc_holder = the player holding the Free City card this turn (2 players, SW-DEC-26)."""
 
-TE = namespace("TE", ["delta_raw", "delta_man"])
-"""Trade-price deltas summed over the active tiles 9-12 (State.teff[TE.*], BABEL-TRADE-1), refreshed on placement."""
+TE = namespace("TE", ["delta_raw", "delta_man", "kinds"])
+"""Summary of the active tiles (State.teff[TE.*]), refreshed on placement: the trade-price deltas summed over tiles
+9-12 (BABEL-TRADE-1), and bit k set while an active tile has effect kind k (TILE_KIND), so that a question about a
+kind no active tile has is answered without a look at the tiles."""
 N_TE = len(TE)
 
 ST = namespace("ST", ["traded_out", "traded_in", "sold", "chain_builds", "free_builds", "hali_builds", "seventh_played",

@@ -127,6 +127,22 @@ def build_triggers(data: Data, rules: np.ndarray, c: int, chain: int) -> int:
 
 
 @kernel
+def build_mode(st: State, data: Data, rules: np.ndarray, p: int, c: int, mode: int) -> int:
+    """Whether p may build structure c in ``mode`` at all, whatever it costs: -1 if not (Olympia's free build used
+    this Age or not built, SW-WONDER-3; no free-build token, BABEL-GP-13; no chain source, SW-CHAIN-1), else the
+    chain source (``chain_source``; 0 in any other mode)."""
+    if mode == MODE.olympia and (st.olympia_used[p] == st.g[GS.age]
+                                 or not _has_special(st, data, p, SPECIAL.free_build_once_per_age)):
+        return -1
+    if mode == MODE.token and st.gp_free_build[p] <= 0:
+        return -1
+    if mode == MODE.chain:
+        chain = chain_source(st, data, rules, p, c)
+        return chain if chain > 0 else -1
+    return 0
+
+
+@kernel
 def structure_cost(st: State, data: Data, rules: np.ndarray, p: int, c: int, mode: int, part: int) -> int:
     """Coins due to the bank for building c in ``mode`` with participation ``part``; the resources to cover are left in
     st.need. -1 when the mode is not available. One combined payment (SW-DEC-9):
@@ -141,17 +157,10 @@ def structure_cost(st: State, data: Data, rules: np.ndarray, p: int, c: int, mod
     age = st.g[GS.age]
     for r in range(N_RES):
         st.need[r] = 0
-    chain = 0
     coins = 0
-    if mode == MODE.olympia and (st.olympia_used[p] == age or not _has_special(st, data, p,
-                                                                              SPECIAL.free_build_once_per_age)):
+    chain = build_mode(st, data, rules, p, c, mode)
+    if chain < 0:
         return -1  # checked first: most modes are unavailable, and the tile questions below cost more
-    if mode == MODE.token and st.gp_free_build[p] <= 0:
-        return -1
-    if mode == MODE.chain:
-        chain = chain_source(st, data, rules, p, c)
-        if chain == 0:
-            return -1
     per_unit = coins_per_unit(st, data, rules, build_triggers(data, rules, c, 0))
     if mode == MODE.pay:
         coins = data.card_cost_coins[c]
@@ -290,6 +299,8 @@ def options_from(st: State, data: Data, rules: np.ndarray, p: int, first: int) -
         c = st.hand[p, slot]
         if not st.has_name[p, data.card_name[c]]:
             for mode in range(N_HAND_MODES):
+                if build_mode(st, data, rules, p, c, mode) < 0:
+                    continue  # closed with every participation: spares three calls of the pricing below
                 for part in range(3):
                     if part != PART_NONE and not can_participate(st, data, rules, p, data.card_color[c],
                                                                  part == PART_WILD):
