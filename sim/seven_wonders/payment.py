@@ -5,7 +5,8 @@ Alexandria's stages, Babel tiles 17/18/21) and units bought from his two neighbo
 (side, resource). Choice sources make this an assignment problem; it is solved exactly as a min-cost flow (source ->
 choice unit -> resource -> sink, plus fixed-supply edges per side and resource) with successive shortest paths. Costs
 are scaled so that among equally cheap plans the one buying the fewest units from the non-preferred side wins (the
-SW-DEC-1 tie-break).
+SW-DEC-1 tie-break). Where only the coins are wanted (an option's price, ``trade_cost``) and the choice sources that
+matter can be used in few ways, each way is tried instead (``cheapest_coins``): the same coins, without the flow.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ INF = 1 << 60
 STRICT = 2  # cheapest_trade's ``prefer`` + STRICT: that side first whatever the price (SW-2P-4)
 TC_HASH = 2654435769  # Knuth's multiplicative hash constant (2**32 / golden ratio): trade_cost's slot
 STRICT_COST = 1 << 16  # flow cost of a unit from the other side under STRICT: above any plan's scaled coins
+MAX_WAYS = 64  # cheapest_coins tries each way to use the choice units up to this many, else runs the flow
 S_NODE = 0
 T_NODE = 1
 RES_NODE = 2  # resource r is node RES_NODE + r; choice units follow
@@ -164,7 +166,7 @@ def _changed(st: State, p: int) -> bool:
 
 @kernel
 def trade_cost(st: State, rules: np.ndarray, p: int) -> int:
-    """The coins of ``cheapest_trade`` for ``st.need`` (no plan), cached per player by need vector.
+    """The coins of ``cheapest_trade`` for ``st.need`` (no plan: ``cheapest_coins``), cached per player by need vector.
 
     The cost depends only on the need, p's production view and the neighbours' (SW-TRADE-*), and the trade-price
     tiles: an entry stays valid while the three players' production versions (``pver``, bumped only when a refresh
@@ -175,14 +177,14 @@ def trade_cost(st: State, rules: np.ndarray, p: int) -> int:
     key = 0
     for r in range(N_RES):
         if st.need[r] > 15:
-            return cheapest_trade(st, rules, p, 0)
+            return cheapest_coins(st, rules, p)
         key = key * 16 + st.need[r]
     n = st.g[GS.n]
     stamp = st.pver[p] + (st.pver[(p + 1) % n] << 20) + (st.pver[(p + n - 1) % n] << 40)
     slot = (key * TC_HASH >> 26) & (TC_SLOTS - 1)
     if st.tc_key[p, slot] == key and st.tc_stamp[p, slot] == stamp:
         return st.tc_cost[p, slot]
-    cost = cheapest_trade(st, rules, p, 0)
+    cost = cheapest_coins(st, rules, p)
     st.tc_key[p, slot] = key
     st.tc_stamp[p, slot] = stamp
     st.tc_cost[p, slot] = cost
@@ -268,6 +270,34 @@ def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
     whatever the price: the fewest units from the other side, then the fewest coins (the Free City's controller
     choosing its sellers, SW-2P-4). The units bought are left in ``st.buy[side, r]``.
     """
+    total = _deficits(st, p)
+    if total == 0:
+        return 0
+    if not _choices_matter(st, p):
+        return _separable_trade(st, rules, p, prefer)
+    return _flow_trade(st, rules, p, prefer, total)
+
+
+@kernel
+def cheapest_coins(st: State, rules: np.ndarray, p: int) -> int:
+    """The coins of ``cheapest_trade`` (any ``prefer`` below STRICT: the cheapest plans all cost the same), its plan
+    not kept. When the choice sources that matter leave at most MAX_WAYS ways to use them, each way is tried
+    (``_ways_coins``) instead of the flow: the same fewest coins, several times faster."""
+    total = _deficits(st, p)
+    if total == 0:
+        return 0
+    if not _choices_matter(st, p):
+        return _separable_trade(st, rules, p, 0)
+    n_units = _collect_units(st, p)
+    if _ways(st, n_units) <= MAX_WAYS:
+        return _ways_coins(st, rules, p, n_units)
+    return _flow_trade(st, rules, p, 0, total)
+
+
+@kernel
+def _deficits(st: State, p: int) -> int:
+    """st.need less p's own fixed units (unlimited ones cover everything, BABEL-TILE-20), st.buy cleared; returns the
+    units still to cover."""
     for s in range(2):
         for r in range(N_RES):
             st.buy[s, r] = 0
@@ -278,10 +308,125 @@ def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
             d = 0
         st.need[r] = d  # from here on: the deficit after own fixed production
         total += d
-    if total == 0:
-        return 0
-    if not _choices_matter(st, p):
-        return _separable_trade(st, rules, p, prefer)
+    return total
+
+
+@kernel
+def _collect_units(st: State, p: int) -> int:
+    """The choice units that could serve st.need into st.units rows (needed resources mask, seller side or -1 for
+    p's own, how many needed resources it offers, its use): p's own usable ones and the neighbours' sellable ones,
+    as the flow has them. Returns how many."""
+    needed = 0
+    for r in range(N_RES):
+        if st.need[r] > 0:
+            needed |= 1 << r
+    units = st.units
+    n = 0
+    for k in range(st.chc_n[p]):
+        if st.chc_sell[p, k] != 2 and st.chc[p, k] & needed:  # 2 = sellable only (tile 3, its sale switch off)
+            n = _unit(units, n, st.chc[p, k] & needed, -1)
+    for s in range(2):
+        q = neighbour(st, p, s)
+        for k in range(st.chc_n[q]):
+            if st.chc_sell[q, k] != 0 and st.chc[q, k] & needed:
+                n = _unit(units, n, st.chc[q, k] & needed, s)
+    return n
+
+
+@kernel
+def _unit(units: np.ndarray, n: int, mask: int, side: int) -> int:
+    """Row n of ``units``: a choice unit offering the resources in ``mask``, sold from ``side`` (-1: own), unused."""
+    units[n, 0] = mask
+    units[n, 1] = side
+    units[n, 2] = 0
+    for r in range(N_RES):
+        units[n, 2] += (mask >> r) & 1
+    units[n, 3] = 0
+    return n + 1
+
+
+@kernel
+def _ways(st: State, n_units: int) -> int:
+    """How many ways the collected units can be used (each one of its resources, or none), up to MAX_WAYS + 1."""
+    ways = 1
+    for i in range(n_units):
+        ways *= st.units[i, 2] + 1
+        if ways > MAX_WAYS:
+            return MAX_WAYS + 1
+    return ways
+
+
+@kernel
+def _ways_coins(st: State, rules: np.ndarray, p: int, n_units: int) -> int:
+    """The fewest coins over every way to use the collected choice units, the rest bought resource by resource
+    (``_way_coins``); -1 if no way covers st.need. Exact: once the units' uses are fixed, the purchases are separable
+    and the cheaper side first is cheapest."""
+    units = st.units
+    best = -1
+    while True:
+        coins = _way_coins(st, rules, p, n_units)
+        if coins >= 0 and (best < 0 or coins < best):
+            best = coins
+        i = 0  # the next way: count the uses up like digits
+        while i < n_units:
+            units[i, 3] += 1
+            if units[i, 3] <= units[i, 2]:
+                break
+            units[i, 3] = 0
+            i += 1
+        if i == n_units:
+            return best
+
+
+@kernel
+def _way_coins(st: State, rules: np.ndarray, p: int, n_units: int) -> int:
+    """The coins of covering st.need with the collected units used as st.units says (use j: the j-th resource of its
+    mask, 0 none) and the rest bought cheaper side first; -1 if that cannot cover it, or if a unit serves a resource
+    already covered (the way without that use costs no more)."""
+    left = st.left
+    for r in range(N_RES):
+        left[r] = st.need[r]
+    coins = 0
+    for i in range(n_units):
+        j = st.units[i, 3]
+        if j == 0:
+            continue
+        r = _nth_resource(st.units[i, 0], j)
+        if left[r] == 0:
+            return -1
+        left[r] -= 1
+        if st.units[i, 1] >= 0:
+            coins += unit_price(st, rules, p, st.units[i, 1], r)
+    for r in range(N_RES):
+        d = left[r]
+        if d == 0:
+            continue
+        first = 0 if unit_price(st, rules, p, 0, r) <= unit_price(st, rules, p, 1, r) else 1
+        for k in range(2):
+            s = first if k == 0 else 1 - first
+            q = neighbour(st, p, s)
+            take = min(BIG if (st.unlimited[q] >> r) & 1 else st.sell[q, r], d)
+            coins += take * unit_price(st, rules, p, s, r)
+            d -= take
+        if d > 0:
+            return -1
+    return coins
+
+
+@kernel
+def _nth_resource(mask: int, j: int) -> int:
+    """The j-th (from 1) resource in ``mask``."""
+    for r in range(N_RES):
+        if (mask >> r) & 1:
+            j -= 1
+            if j == 0:
+                return r
+    return -1
+
+
+@kernel
+def _flow_trade(st: State, rules: np.ndarray, p: int, prefer: int, total: int) -> int:
+    """``cheapest_trade`` as a min-cost flow, for the ``total`` units of st.need when choice sources matter."""
     first = st.flow_head
     for v in range(RES_NODE + N_RES + 3 * MAX_CHOICE):
         first[v] = -1

@@ -331,19 +331,22 @@ def apply_option(st: State, data: Data, rules: np.ndarray, p: int, i: int) -> No
 @kernel
 def apply_paid(st: State, data: Data, rules: np.ndarray, p: int, i: int, prefer: int) -> None:
     """``apply_option`` with the payment plan's tie-break side given (SW-DEC-1: the player's choice)."""
+    record_pick(st, data, rules, p, i)
     act = st.options[i, 0]
-    slot = st.options[i, 1]
-    extra = st.options[i, 2]
-    part = st.options[i, 3]
+    total = 0
+    if act == ACT.build or act == ACT.stage:
+        total = price_with(st, data, rules, p, act, st.options[i, 1], st.options[i, 2], st.options[i, 3], prefer)
+    record_paid(st, rules, p, total)
+
+
+@kernel
+def record_pick(st: State, data: Data, rules: np.ndarray, p: int, i: int) -> None:
+    """Option i as p's secret pick, with its chain source (SW-DEC-11); its payment is recorded apart (st.paid)."""
     for k in range(4):
         st.pick[p, k] = st.options[i, k]
     st.pick_chain[p] = 0
-    if act == ACT.build and extra == MODE.chain:
-        st.pick_chain[p] = chain_source(st, data, rules, p, st.hand[p, slot])
-    total = 0
-    if act == ACT.build or act == ACT.stage:
-        total = price_with(st, data, rules, p, act, slot, extra, part, prefer)
-    record_paid(st, rules, p, total)
+    if st.options[i, 0] == ACT.build and st.options[i, 2] == MODE.chain:
+        st.pick_chain[p] = chain_source(st, data, rules, p, st.hand[p, st.options[i, 1]])
 
 
 @kernel
@@ -457,9 +460,22 @@ def resolve_picks(st: State, data: Data, rules: np.ndarray) -> None:
     for p in range(n):
         st.coins[p] += st.income[p]
         st.income[p] = 0
-        if st.pick[p, 0] == ACT.build or st.pick[p, 0] == ACT.stage:
+        if _adds_output(st, data, p):
             refresh_production(st, data, rules, p)  # nothing else changes a player's production view
         st.pick[p, 0] = PICK_NONE
+
+
+@kernel
+def _adds_output(st: State, data: Data, p: int) -> bool:
+    """Whether what p's pick just placed adds to his production view (a structure with output, a stage with a choice
+    or a discount): the view is current before it, so only then can a refresh change it."""
+    act = st.pick[p, 0]
+    if act == ACT.build:
+        return data.card_output[st.city[p, st.city_n[p] - 1]] != 0
+    if act == ACT.stage:
+        w, s, j = st.wonder[p], st.side[p], st.stages[p] - 1
+        return data.stage_choice[w, s, j] != 0 or data.stage_discount[w, s, j] != 0
+    return False
 
 
 @kernel
