@@ -290,7 +290,8 @@ def cheapest_coins(st: State, rules: np.ndarray, p: int) -> int:
         return _separable_trade(st, rules, p, 0)
     n_units = _collect_units(st, p)
     if _ways(st, n_units) <= MAX_WAYS:
-        return _ways_coins(st, rules, p, n_units)
+        _fill_offers(st, rules, p)
+        return _ways_coins(st, n_units)
     return _flow_trade(st, rules, p, 0, total)
 
 
@@ -298,15 +299,16 @@ def cheapest_coins(st: State, rules: np.ndarray, p: int) -> int:
 def _deficits(st: State, p: int) -> int:
     """st.need less p's own fixed units (unlimited ones cover everything, BABEL-TILE-20), st.buy cleared; returns the
     units still to cover."""
+    buy, need, prod, unlimited = st.buy, st.need, st.prod, st.unlimited[p]  # locals: each store reloads a field
     for s in range(2):
         for r in range(N_RES):
-            st.buy[s, r] = 0
+            buy[s, r] = 0
     total = 0
     for r in range(N_RES):
-        d = st.need[r] - st.prod[p, r]
-        if (st.unlimited[p] >> r) & 1 or d < 0:
+        d = need[r] - prod[p, r]
+        if (unlimited >> r) & 1 or d < 0:
             d = 0
-        st.need[r] = d  # from here on: the deficit after own fixed production
+        need[r] = d  # from here on: the deficit after own fixed production
         total += d
     return total
 
@@ -357,14 +359,27 @@ def _ways(st: State, n_units: int) -> int:
 
 
 @kernel
-def _ways_coins(st: State, rules: np.ndarray, p: int, n_units: int) -> int:
+def _fill_offers(st: State, rules: np.ndarray, p: int) -> None:
+    """st.offer[0, s, r] = p's price per unit of r from side s, st.offer[1, s, r] = the units that side sells him
+    (BIG when unlimited), for each resource st.need still asks for: the fixed facts every way reads."""
+    offer = st.offer
+    for r in range(N_RES):
+        if st.need[r] > 0:
+            for s in range(2):
+                q = neighbour(st, p, s)
+                offer[0, s, r] = unit_price(st, rules, p, s, r)
+                offer[1, s, r] = BIG if (st.unlimited[q] >> r) & 1 else st.sell[q, r]
+
+
+@kernel
+def _ways_coins(st: State, n_units: int) -> int:
     """The fewest coins over every way to use the collected choice units, the rest bought resource by resource
     (``_way_coins``); -1 if no way covers st.need. Exact: once the units' uses are fixed, the purchases are separable
     and the cheaper side first is cheapest."""
     units = st.units
     best = -1
     while True:
-        coins = _way_coins(st, rules, p, n_units)
+        coins = _way_coins(st, n_units)
         if coins >= 0 and (best < 0 or coins < best):
             best = coins
         i = 0  # the next way: count the uses up like digits
@@ -379,34 +394,33 @@ def _ways_coins(st: State, rules: np.ndarray, p: int, n_units: int) -> int:
 
 
 @kernel
-def _way_coins(st: State, rules: np.ndarray, p: int, n_units: int) -> int:
+def _way_coins(st: State, n_units: int) -> int:
     """The coins of covering st.need with the collected units used as st.units says (use j: the j-th resource of its
-    mask, 0 none) and the rest bought cheaper side first; -1 if that cannot cover it, or if a unit serves a resource
-    already covered (the way without that use costs no more)."""
-    left = st.left
+    mask, 0 none) and the rest bought cheaper side first (st.offer); -1 if that cannot cover it, or if a unit serves a
+    resource already covered (the way without that use costs no more). Arrays in locals: this runs for every way."""
+    units, left, offer = st.units, st.left, st.offer
     for r in range(N_RES):
         left[r] = st.need[r]
     coins = 0
     for i in range(n_units):
-        j = st.units[i, 3]
+        j = units[i, 3]
         if j == 0:
             continue
-        r = _nth_resource(st.units[i, 0], j)
+        r = _nth_resource(units[i, 0], j)
         if left[r] == 0:
             return -1
         left[r] -= 1
-        if st.units[i, 1] >= 0:
-            coins += unit_price(st, rules, p, st.units[i, 1], r)
+        if units[i, 1] >= 0:
+            coins += offer[0, units[i, 1], r]
     for r in range(N_RES):
         d = left[r]
         if d == 0:
             continue
-        first = 0 if unit_price(st, rules, p, 0, r) <= unit_price(st, rules, p, 1, r) else 1
+        first = 0 if offer[0, 0, r] <= offer[0, 1, r] else 1
         for k in range(2):
             s = first if k == 0 else 1 - first
-            q = neighbour(st, p, s)
-            take = min(BIG if (st.unlimited[q] >> r) & 1 else st.sell[q, r], d)
-            coins += take * unit_price(st, rules, p, s, r)
+            take = min(offer[1, s, r], d)
+            coins += take * offer[0, s, r]
             d -= take
         if d > 0:
             return -1
