@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from sim.seven_wonders.data import MAN_MASK, N_RES, RAW_MASK, RES
-from sim.seven_wonders.payment import can_pay, cheapest_trade, neighbour, set_need, unit_price
+from sim.seven_wonders.payment import can_pay, cheapest_coins, cheapest_trade, neighbour, set_need, unit_price
 from sim.seven_wonders.rules import Rules
 from sim.seven_wonders.state import TE
 from sim.seven_wonders.position import build, position, stages
@@ -202,7 +202,8 @@ def _brute(st, need_vec, prefer):
 
 def test_cheapest_payment_matches_brute_force_on_random_positions():
     """SW-DEC-1 / SW-TRADE-2 / SW-RES-2: the flow solver's coins and tie-break equal an exhaustive search over
-    every choice assignment on 3000 random positions (feasibility included)."""
+    every choice assignment on 3000 random positions (feasibility included), and so do the coins of
+    ``cheapest_coins`` (each way to use the choice units tried, or the flow when there are many)."""
     rng = np.random.default_rng(14)
     infeasible = 0
     for _ in range(3000):
@@ -210,6 +211,8 @@ def test_cheapest_payment_matches_brute_force_on_random_positions():
         need_vec = rng.integers(0, 3, N_RES) * (rng.random(N_RES) < 0.5)
         prefer = int(rng.integers(0, 2))
         expect = _brute(st, need_vec, prefer)
+        set_need(st, need_vec)
+        assert cheapest_coins(st, R, 0) == (-1 if expect is None else expect[0])
         set_need(st, need_vec)
         got = cheapest_trade(st, R, 0, prefer)
         if expect is None:

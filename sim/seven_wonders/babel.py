@@ -15,10 +15,10 @@ from sim.core.play import event
 from sim.core.rng import shuffle
 from sim.seven_wonders.data import AGE, MAN_MASK, N_TILES, RAW_MASK, TILE_KIND, Data
 from sim.seven_wonders.events import EV
-from sim.seven_wonders.payment import refresh_production
+from sim.seven_wonders.payment import kind_on, refresh_production
 from sim.seven_wonders.rules import R
 from sim.seven_wonders.seats import players
-from sim.seven_wonders.state import TE, TREC, GS, State
+from sim.seven_wonders.state import N_TE, TE, TREC, GS, State
 
 N_SLOTS = 4
 
@@ -51,6 +51,8 @@ def _amount(data: Data, e: int, age: int) -> int:
 @kernel
 def active_kind(st: State, data: Data, rules: np.ndarray, kind: int, triggers: int) -> int:
     """Active tiles of ``kind`` whose trigger meets ``triggers`` (any bit; 0 = ignore triggers) (BABEL-ACTIVE-1)."""
+    if not kind_on(st, kind):
+        return 0
     count = 0
     for k in range(N_SLOTS):
         t = st.babel_slot[k]
@@ -65,6 +67,8 @@ def coins_for(st: State, data: Data, rules: np.ndarray, kind: int, triggers: int
     """Sum of the amounts of the active tiles of ``kind`` met by ``triggers``: taxes (BABEL-TILE-1 / BABEL-TILE-6 /
     BABEL-TILE-13 / BABEL-TILE-16, one per tile, SW-DEC-9) and subsidies (BABEL-TILE-5 / BABEL-TILE-14 /
     BABEL-TILE-24)."""
+    if not kind_on(st, kind):
+        return 0
     total = 0
     for k in range(N_SLOTS):
         t = st.babel_slot[k]
@@ -79,6 +83,8 @@ def coins_for(st: State, data: Data, rules: np.ndarray, kind: int, triggers: int
 def coins_per_unit(st: State, data: Data, rules: np.ndarray, triggers: int) -> int:
     """BABEL-TILE-8 / BABEL-TILE-23: coins per resource symbol when an active tile forbids resources for this build,
     else -1."""
+    if not kind_on(st, TILE_KIND.coins_instead_of_resources):
+        return -1
     for k in range(N_SLOTS):
         t = st.babel_slot[k]
         if t >= 0:
@@ -116,17 +122,18 @@ def defeat_copies(st: State, data: Data, rules: np.ndarray, value: int) -> int:
 
 @kernel
 def refresh_tiles(st: State, data: Data, rules: np.ndarray) -> None:
-    """Recompute tile_on, the trade deltas (BABEL-TILE-9 / BABEL-TILE-10 / BABEL-TILE-11 / BABEL-TILE-12) and every
-    production view (BABEL-TILE-3/4/17/18/20/21)."""
+    """Recompute tile_on, the kinds active, the trade deltas (BABEL-TILE-9 / BABEL-TILE-10 / BABEL-TILE-11 /
+    BABEL-TILE-12) and every production view (BABEL-TILE-3/4/17/18/20/21)."""
     for t in range(N_TILES):
         st.tile_on[t] = 0
-    st.teff[TE.delta_raw] = 0
-    st.teff[TE.delta_man] = 0
+    for k in range(N_TE):
+        st.teff[k] = 0
     for k in range(N_SLOTS):
         t = st.babel_slot[k]
         if t >= 0:
             e = effect_of(rules, t)
             st.tile_on[e] = 1  # production reads tile_on by effect
+            st.teff[TE.kinds] |= 1 << data.tile_kind[e]
             if data.tile_kind[e] == TILE_KIND.trade_price_delta:
                 if data.tile_res[e] & RAW_MASK:
                     st.teff[TE.delta_raw] += data.tile_delta[e]

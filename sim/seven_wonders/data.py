@@ -90,6 +90,7 @@ class Data(NamedTuple):
     card_pe_coins: np.ndarray  # (n_cards,) coins per element, when built (SW-COM-1 / SW-COM-2)
     card_pe_vp: np.ndarray  # (n_cards,) VP per element at game end (SW-COM-2, SW-GUILD-1)
     card_next: np.ndarray  # (n_cards,) cards naming this card's name as a chain predecessor (strategy feature)
+    card_output: np.ndarray  # (n_cards,) 1 if the card adds to a production view: units, a choice or a discount
     wonder_res: np.ndarray  # (n_wonders,) starting resource (SW-RES-1)
     wonder_n_stages: np.ndarray  # (n_wonders, 2) stages on sides A, B (SW-WONDER-1)
     stage_cost_coins: np.ndarray  # (n_wonders, 2, MAX_STAGES)
@@ -586,6 +587,8 @@ def _load(path: str) -> LoadedData:
     chain = arrays["card_chain"]
     arrays["card_next"] = np.array([(chain == arrays["card_name"][c]).sum() for c in range(chain.shape[0])],
                                    dtype=np.int64)
+    arrays["card_output"] = ((arrays["card_prod"].sum(axis=1) > 0) | (arrays["card_choice"] != 0)
+                             | (arrays["card_discount"] != 0)).astype(np.int64)
     data = LoadedData(**{name: arrays[name] for name in Data._fields})
     data.card_names = cards["card_names"]
     data.name_list = cards["name_list"]

@@ -204,33 +204,54 @@ def fill_penalty_features(st, d: Data, rules, p: int, n_opt: int) -> None:
 @kernel
 def choose_use(st, d: Data, p: int, n_opt: int) -> None:
     """p's turn decision over the n_opt listed uses, then the payment plan when two equally cheap plans pay the
-    neighbours differently (SW-DEC-1), recorded as p's secret pick (apply_paid)."""
+    neighbours differently (SW-DEC-1), recorded as p's secret pick with the plan's payment (the plans computed here
+    are not searched again)."""
     rules = st.rules
     if scored(st, p):
         fill_turn_features(st, d, rules, p, n_opt)
     i = decide(st, p, D.turn, n_opt)
     act = st.options[i, 0]
     default = turn.prefer_side(st, rules, p)
-    prefer = default
-    if (act == ACT.build or act == ACT.stage) and st.price[i] > 0:
-        slot, extra, part = st.options[i, 1], st.options[i, 2], st.options[i, 3]
-        for k in range(2):
-            turn.price_with(st, d, rules, p, act, slot, extra, part, default if k == 0 else 1 - default)
-            for s in range(2):
-                st.plan[k, s] = 0
-                for r in range(st.buy.shape[1]):
-                    st.plan[k, s] += st.buy[s, r] * turn.unit_price(st, rules, p, s, r)
-        if st.plan[0, 0] != st.plan[1, 0]:
-            if scored(st, p):
-                clear_features(st, D.payment, 2)
-                lead = 0 if st.vp_now[neighbour(st, p, 0)] > st.vp_now[neighbour(st, p, 1)] else 1
-                for k in range(2):
-                    st.features[F.pm_default, k] = 1.0 if k == 0 else 0.0
-                    st.features[F.pm_to_leader, k] = st.plan[k, lead]
-            # the options buffer holds the turn's uses: the two plans are decided on the feature rows alone
-            if decide(st, p, D.payment, 2) == 1:
-                prefer = 1 - default
-    turn.apply_paid(st, d, rules, p, i, prefer)
+    if not ((act == ACT.build or act == ACT.stage) and st.price[i] > 0):
+        turn.apply_paid(st, d, rules, p, i, default)
+        return
+    slot, extra, part = st.options[i, 1], st.options[i, 2], st.options[i, 3]
+    total = 0
+    for k in range(2):
+        total = turn.price_with(st, d, rules, p, act, slot, extra, part, default if k == 0 else 1 - default)
+        plan_coins(st, rules, p, k)
+        if st.plan[0, 0] + st.plan[0, 1] == 0:
+            break  # the cheapest plan pays the neighbours nothing: so does every equally cheap plan
+    k = 0
+    if st.plan[0, 0] + st.plan[0, 1] > 0 and st.plan[0, 0] != st.plan[1, 0]:
+        if scored(st, p):
+            clear_features(st, D.payment, 2)
+            lead = 0 if st.vp_now[neighbour(st, p, 0)] > st.vp_now[neighbour(st, p, 1)] else 1
+            for j in range(2):
+                st.features[F.pm_default, j] = 1.0 if j == 0 else 0.0
+                st.features[F.pm_to_leader, j] = st.plan[j, lead]
+        # the options buffer holds the turn's uses: the two plans are decided on the feature rows alone
+        k = decide(st, p, D.payment, 2)
+    turn.record_pick(st, d, rules, p, i)
+    record_plan(st, p, total, k)
+
+
+@kernel
+def plan_coins(st, rules, p: int, k: int) -> None:
+    """st.plan[k] = the coins p's purchase plan in st.buy pays the left and the right neighbour."""
+    for s in range(2):
+        st.plan[k, s] = 0
+        for r in range(st.buy.shape[1]):
+            st.plan[k, s] += st.buy[s, r] * turn.unit_price(st, rules, p, s, r)
+
+
+@kernel
+def record_plan(st, p: int, total: int, k: int) -> None:
+    """p's payment of ``total`` coins recorded (st.paid: bank, left, right) with the neighbours' shares of plan k
+    (st.plan), as ``turn.record_paid`` records a plan's."""
+    st.paid[p, 1] = st.plan[k, 0]
+    st.paid[p, 2] = st.plan[k, 1]
+    st.paid[p, 0] = total - st.plan[k, 0] - st.plan[k, 1]
 
 
 @kernel

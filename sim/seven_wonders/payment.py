@@ -5,7 +5,8 @@ Alexandria's stages, Babel tiles 17/18/21) and units bought from his two neighbo
 (side, resource). Choice sources make this an assignment problem; it is solved exactly as a min-cost flow (source ->
 choice unit -> resource -> sink, plus fixed-supply edges per side and resource) with successive shortest paths. Costs
 are scaled so that among equally cheap plans the one buying the fewest units from the non-preferred side wins (the
-SW-DEC-1 tie-break).
+SW-DEC-1 tie-break). Where only the coins are wanted (an option's price, ``trade_cost``) and the choice sources that
+matter can be used in few ways, each way is tried instead (``cheapest_coins``): the same coins, without the flow.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ import numpy as np
 from sim.core.jit import kernel
 from sim.seven_wonders.data import MAN_MASK, N_RES, RAW_MASK, TILE_KIND, Data
 from sim.seven_wonders.rules import R
-from sim.seven_wonders.state import MAX_CHOICE, TE, GS, State
+from sim.seven_wonders.state import MAX_CHOICE, TC_SLOTS, TE, GS, State
 
 BIG = 1 << 20  # capacity of unlimited production (BABEL-TILE-20)
 TIE = 32  # cost scale: one coin outweighs any tie-break count (a payment buys fewer than 32 units)
 INF = 1 << 60
 STRICT = 2  # cheapest_trade's ``prefer`` + STRICT: that side first whatever the price (SW-2P-4)
+TC_HASH = 2654435769  # Knuth's multiplicative hash constant (2**32 / golden ratio): trade_cost's slot
 STRICT_COST = 1 << 16  # flow cost of a unit from the other side under STRICT: above any plan's scaled coins
+MAX_WAYS = 64  # cheapest_coins tries each way to use the choice units up to this many, else runs the flow
 S_NODE = 0
 T_NODE = 1
 RES_NODE = 2  # resource r is node RES_NODE + r; choice units follow
@@ -44,12 +47,10 @@ def _tile_blocks(st: State, data: Data, kind: int, card: int) -> bool:
 
 
 @kernel
-def _kind_on(st: State, data: Data, kind: int) -> bool:
-    """True if any active tile has this effect kind."""
-    for t in range(st.tile_on.shape[0]):
-        if st.tile_on[t] and data.tile_kind[t] == kind:
-            return True
-    return False
+def kind_on(st: State, kind: int) -> bool:
+    """Whether an active tile has effect ``kind`` (BABEL-ACTIVE-1), from the summary ``refresh_tiles`` keeps: a
+    question about a kind no active tile has needs no look at the tiles."""
+    return (st.teff[TE.kinds] >> kind) & 1 != 0
 
 
 @kernel
@@ -90,11 +91,13 @@ def _fill_production(st: State, data: Data, rules: np.ndarray, p: int) -> None:
     if st.board_lost[p] == 0:
         st.prod[p, data.wonder_res[w]] += 1
         st.sell[p, data.wonder_res[w]] += 1
-    any_multi = _kind_on(st, data, TILE_KIND.disable_production)
-    any_trade = _kind_on(st, data, TILE_KIND.disable_effects)
-    any_unlimited = _kind_on(st, data, TILE_KIND.unlimited_production)
+    any_multi = kind_on(st, TILE_KIND.disable_production)
+    any_trade = kind_on(st, TILE_KIND.disable_effects)
+    any_unlimited = kind_on(st, TILE_KIND.unlimited_production)
     for i in range(st.city_n[p]):
         c = st.city[p, i]
+        if not data.card_output[c]:
+            continue  # no units, choice or discount: nothing to add, whatever the tiles
         multi_off = any_multi and _tile_blocks(st, data, TILE_KIND.disable_production, c)
         trade_off = any_trade and _tile_blocks(st, data, TILE_KIND.disable_effects, c)
         if any_unlimited and _tile_blocks(st, data, TILE_KIND.unlimited_production, c):
@@ -120,9 +123,10 @@ def _fill_production(st: State, data: Data, rules: np.ndarray, p: int) -> None:
         if data.stage_choice[w, s, j] != 0:
             _add_choice(st, p, data.stage_choice[w, s, j], 0)
         st.disc[p] |= data.stage_discount[w, s, j]
-    for t in range(st.tile_on.shape[0]):
-        if st.tile_on[t] and data.tile_kind[t] == TILE_KIND.free_resource_per_turn:
-            _add_choice(st, p, data.tile_res[t], 0)
+    if kind_on(st, TILE_KIND.free_resource_per_turn):
+        for t in range(st.tile_on.shape[0]):
+            if st.tile_on[t] and data.tile_kind[t] == TILE_KIND.free_resource_per_turn:
+                _add_choice(st, p, data.tile_res[t], 0)
 
 
 @kernel
@@ -162,24 +166,25 @@ def _changed(st: State, p: int) -> bool:
 
 @kernel
 def trade_cost(st: State, rules: np.ndarray, p: int) -> int:
-    """The coins of ``cheapest_trade`` for ``st.need`` (no plan), cached per player by need vector.
+    """The coins of ``cheapest_trade`` for ``st.need`` (no plan: ``cheapest_coins``), cached per player by need vector.
 
     The cost depends only on the need, p's production view and the neighbours' (SW-TRADE-*), and the trade-price
     tiles: an entry stays valid while the three players' production versions (``pver``, bumped only when a refresh
     changes a view, or by a tile placement) are those it was computed under. Prices, not plans: the tie-break side
-    never changes the cost (SW-DEC-1).
+    never changes the cost (SW-DEC-1). The slot is a multiplicative hash of all the need's digits (the key modulo
+    the slots read only the last two resources' digits: most needs shared one slot).
     """
     key = 0
     for r in range(N_RES):
         if st.need[r] > 15:
-            return cheapest_trade(st, rules, p, 0)
+            return cheapest_coins(st, rules, p)
         key = key * 16 + st.need[r]
     n = st.g[GS.n]
     stamp = st.pver[p] + (st.pver[(p + 1) % n] << 20) + (st.pver[(p + n - 1) % n] << 40)
-    slot = (key * 40503) % st.tc_key.shape[1]
+    slot = (key * TC_HASH >> 26) & (TC_SLOTS - 1)
     if st.tc_key[p, slot] == key and st.tc_stamp[p, slot] == stamp:
         return st.tc_cost[p, slot]
-    cost = cheapest_trade(st, rules, p, 0)
+    cost = cheapest_coins(st, rules, p)
     st.tc_key[p, slot] = key
     st.tc_stamp[p, slot] = stamp
     st.tc_cost[p, slot] = cost
@@ -220,36 +225,39 @@ def _edge(st: State, m: int, u: int, v: int, cap: int, cost: int, info: int) -> 
 
 @kernel
 def _shortest_path(st: State, n_nodes: int) -> int:
-    """Bellman-Ford (queue form) from the source over residual edges; returns dist to the sink or INF."""
+    """Bellman-Ford (queue form) from the source over residual edges; returns dist to the sink or INF. The arrays
+    are read into locals once: a store through the handle's field reloads every field the loop reads."""
+    dist, prev, inq, queue = st.flow_dist, st.flow_prev, st.flow_inq, st.flow_queue
+    first, nxt, to, cap, cost = st.flow_head, st.flow_next, st.flow_to, st.flow_cap, st.flow_cost
     for v in range(n_nodes):
-        st.flow_dist[v] = INF
-        st.flow_prev[v] = -1
-        st.flow_inq[v] = 0
+        dist[v] = INF
+        prev[v] = -1
+        inq[v] = 0
     size = n_nodes + 1
     head = 0
     tail = 0
-    st.flow_dist[S_NODE] = 0
-    st.flow_queue[tail] = S_NODE
+    dist[S_NODE] = 0
+    queue[tail] = S_NODE
     tail = (tail + 1) % size
-    st.flow_inq[S_NODE] = 1
+    inq[S_NODE] = 1
     while head != tail:
-        u = st.flow_queue[head]
+        u = queue[head]
         head = (head + 1) % size
-        st.flow_inq[u] = 0
-        e = st.flow_head[u]
+        inq[u] = 0
+        e = first[u]
         while e >= 0:
-            if st.flow_cap[e] > 0:
-                v = st.flow_to[e]
-                nd = st.flow_dist[u] + st.flow_cost[e]
-                if nd < st.flow_dist[v]:
-                    st.flow_dist[v] = nd
-                    st.flow_prev[v] = e
-                    if st.flow_inq[v] == 0:
-                        st.flow_inq[v] = 1
-                        st.flow_queue[tail] = v
+            if cap[e] > 0:
+                v = to[e]
+                nd = dist[u] + cost[e]
+                if nd < dist[v]:
+                    dist[v] = nd
+                    prev[v] = e
+                    if inq[v] == 0:
+                        inq[v] = 1
+                        queue[tail] = v
                         tail = (tail + 1) % size
-            e = st.flow_next[e]
-    return st.flow_dist[T_NODE]
+            e = nxt[e]
+    return dist[T_NODE]
 
 
 @kernel
@@ -262,23 +270,180 @@ def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
     whatever the price: the fewest units from the other side, then the fewest coins (the Free City's controller
     choosing its sellers, SW-2P-4). The units bought are left in ``st.buy[side, r]``.
     """
-    for s in range(2):
-        for r in range(N_RES):
-            st.buy[s, r] = 0
-    total = 0
-    for r in range(N_RES):
-        d = st.need[r] - st.prod[p, r]
-        if (st.unlimited[p] >> r) & 1 or d < 0:
-            d = 0
-        st.need[r] = d  # from here on: the deficit after own fixed production
-        total += d
+    total = _deficits(st, p)
     if total == 0:
         return 0
     if not _choices_matter(st, p):
         return _separable_trade(st, rules, p, prefer)
-    n_nodes = RES_NODE + N_RES + 3 * MAX_CHOICE
-    for v in range(n_nodes):
-        st.flow_head[v] = -1
+    return _flow_trade(st, rules, p, prefer, total)
+
+
+@kernel
+def cheapest_coins(st: State, rules: np.ndarray, p: int) -> int:
+    """The coins of ``cheapest_trade`` (any ``prefer`` below STRICT: the cheapest plans all cost the same), its plan
+    not kept. When the choice sources that matter leave at most MAX_WAYS ways to use them, each way is tried
+    (``_ways_coins``) instead of the flow: the same fewest coins, several times faster."""
+    total = _deficits(st, p)
+    if total == 0:
+        return 0
+    if not _choices_matter(st, p):
+        return _separable_trade(st, rules, p, 0)
+    n_units = _collect_units(st, p)
+    if _ways(st, n_units) <= MAX_WAYS:
+        _fill_offers(st, rules, p)
+        return _ways_coins(st, n_units)
+    return _flow_trade(st, rules, p, 0, total)
+
+
+@kernel
+def _deficits(st: State, p: int) -> int:
+    """st.need less p's own fixed units (unlimited ones cover everything, BABEL-TILE-20), st.buy cleared; returns the
+    units still to cover."""
+    buy, need, prod, unlimited = st.buy, st.need, st.prod, st.unlimited[p]  # locals: each store reloads a field
+    for s in range(2):
+        for r in range(N_RES):
+            buy[s, r] = 0
+    total = 0
+    for r in range(N_RES):
+        d = need[r] - prod[p, r]
+        if (unlimited >> r) & 1 or d < 0:
+            d = 0
+        need[r] = d  # from here on: the deficit after own fixed production
+        total += d
+    return total
+
+
+@kernel
+def _collect_units(st: State, p: int) -> int:
+    """The choice units that could serve st.need into st.units rows (needed resources mask, seller side or -1 for
+    p's own, how many needed resources it offers, its use): p's own usable ones and the neighbours' sellable ones,
+    as the flow has them. Returns how many."""
+    needed = 0
+    for r in range(N_RES):
+        if st.need[r] > 0:
+            needed |= 1 << r
+    units = st.units
+    n = 0
+    for k in range(st.chc_n[p]):
+        if st.chc_sell[p, k] != 2 and st.chc[p, k] & needed:  # 2 = sellable only (tile 3, its sale switch off)
+            n = _unit(units, n, st.chc[p, k] & needed, -1)
+    for s in range(2):
+        q = neighbour(st, p, s)
+        for k in range(st.chc_n[q]):
+            if st.chc_sell[q, k] != 0 and st.chc[q, k] & needed:
+                n = _unit(units, n, st.chc[q, k] & needed, s)
+    return n
+
+
+@kernel
+def _unit(units: np.ndarray, n: int, mask: int, side: int) -> int:
+    """Row n of ``units``: a choice unit offering the resources in ``mask``, sold from ``side`` (-1: own), unused."""
+    units[n, 0] = mask
+    units[n, 1] = side
+    units[n, 2] = 0
+    for r in range(N_RES):
+        units[n, 2] += (mask >> r) & 1
+    units[n, 3] = 0
+    return n + 1
+
+
+@kernel
+def _ways(st: State, n_units: int) -> int:
+    """How many ways the collected units can be used (each one of its resources, or none), up to MAX_WAYS + 1."""
+    ways = 1
+    for i in range(n_units):
+        ways *= st.units[i, 2] + 1
+        if ways > MAX_WAYS:
+            return MAX_WAYS + 1
+    return ways
+
+
+@kernel
+def _fill_offers(st: State, rules: np.ndarray, p: int) -> None:
+    """st.offer[0, s, r] = p's price per unit of r from side s, st.offer[1, s, r] = the units that side sells him
+    (BIG when unlimited), for each resource st.need still asks for: the fixed facts every way reads."""
+    offer = st.offer
+    for r in range(N_RES):
+        if st.need[r] > 0:
+            for s in range(2):
+                q = neighbour(st, p, s)
+                offer[0, s, r] = unit_price(st, rules, p, s, r)
+                offer[1, s, r] = BIG if (st.unlimited[q] >> r) & 1 else st.sell[q, r]
+
+
+@kernel
+def _ways_coins(st: State, n_units: int) -> int:
+    """The fewest coins over every way to use the collected choice units, the rest bought resource by resource
+    (``_way_coins``); -1 if no way covers st.need. Exact: once the units' uses are fixed, the purchases are separable
+    and the cheaper side first is cheapest."""
+    units = st.units
+    best = -1
+    while True:
+        coins = _way_coins(st, n_units)
+        if coins >= 0 and (best < 0 or coins < best):
+            best = coins
+        i = 0  # the next way: count the uses up like digits
+        while i < n_units:
+            units[i, 3] += 1
+            if units[i, 3] <= units[i, 2]:
+                break
+            units[i, 3] = 0
+            i += 1
+        if i == n_units:
+            return best
+
+
+@kernel
+def _way_coins(st: State, n_units: int) -> int:
+    """The coins of covering st.need with the collected units used as st.units says (use j: the j-th resource of its
+    mask, 0 none) and the rest bought cheaper side first (st.offer); -1 if that cannot cover it, or if a unit serves a
+    resource already covered (the way without that use costs no more). Arrays in locals: this runs for every way."""
+    units, left, offer = st.units, st.left, st.offer
+    for r in range(N_RES):
+        left[r] = st.need[r]
+    coins = 0
+    for i in range(n_units):
+        j = units[i, 3]
+        if j == 0:
+            continue
+        r = _nth_resource(units[i, 0], j)
+        if left[r] == 0:
+            return -1
+        left[r] -= 1
+        if units[i, 1] >= 0:
+            coins += offer[0, units[i, 1], r]
+    for r in range(N_RES):
+        d = left[r]
+        if d == 0:
+            continue
+        first = 0 if offer[0, 0, r] <= offer[0, 1, r] else 1
+        for k in range(2):
+            s = first if k == 0 else 1 - first
+            take = min(offer[1, s, r], d)
+            coins += take * offer[0, s, r]
+            d -= take
+        if d > 0:
+            return -1
+    return coins
+
+
+@kernel
+def _nth_resource(mask: int, j: int) -> int:
+    """The j-th (from 1) resource in ``mask``."""
+    for r in range(N_RES):
+        if (mask >> r) & 1:
+            j -= 1
+            if j == 0:
+                return r
+    return -1
+
+
+@kernel
+def _flow_trade(st: State, rules: np.ndarray, p: int, prefer: int, total: int) -> int:
+    """``cheapest_trade`` as a min-cost flow, for the ``total`` units of st.need when choice sources matter."""
+    first = st.flow_head
+    for v in range(RES_NODE + N_RES + 3 * MAX_CHOICE):
+        first[v] = -1
     m = 0
     for r in range(N_RES):
         if st.need[r] > 0:
@@ -322,19 +487,7 @@ def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
     while flow < total:
         if _shortest_path(st, node) >= INF:
             return -1
-        push = total - flow
-        v = T_NODE
-        while v != S_NODE:
-            e = st.flow_prev[v]
-            push = min(push, st.flow_cap[e])
-            v = st.flow_to[e ^ 1]
-        v = T_NODE
-        while v != S_NODE:
-            e = st.flow_prev[v]
-            st.flow_cap[e] -= push
-            st.flow_cap[e ^ 1] += push
-            v = st.flow_to[e ^ 1]
-        flow += push
+        flow += _augment(st, total - flow)
     coins = 0
     for e in range(0, m, 2):
         info = st.flow_info[e]
@@ -345,6 +498,25 @@ def cheapest_trade(st: State, rules: np.ndarray, p: int, prefer: int) -> int:
             st.buy[s, r] += used
             coins += used * unit_price(st, rules, p, s, r)
     return coins
+
+
+@kernel
+def _augment(st: State, most: int) -> int:
+    """Push as much flow as the shortest path found allows (at most ``most``); returns the amount pushed."""
+    prev, to, cap = st.flow_prev, st.flow_to, st.flow_cap
+    push = most
+    v = T_NODE
+    while v != S_NODE:
+        e = prev[v]
+        push = min(push, cap[e])
+        v = to[e ^ 1]
+    v = T_NODE
+    while v != S_NODE:
+        e = prev[v]
+        cap[e] -= push
+        cap[e ^ 1] += push
+        v = to[e ^ 1]
+    return push
 
 
 @kernel

@@ -24,7 +24,7 @@ MAX_SCORE_ROW = 16  # at least len(scoring.SC)
 MAX_OPT = 256  # option rows: 7 cards x (4 build modes x 3 participations + 2 stages + sale + 3 tiles) = 126 a turn;
 # a Halikarnassos search lists each distinct discarded card with each participation
 OPTION_WIDTH = 4  # option row: (action, hand slot, extra, participation)
-TC_SLOTS = 64  # trade-cost cache entries per player (direct-mapped by need vector)
+TC_SLOTS = 64  # trade-cost cache entries per player (direct-mapped by need vector; a power of 2, masked)
 PV_WIDTH = 2 * N_RES + 3 + 2 * MAX_CHOICE  # a production view: prod, sell, unlimited, disc, choices
 FLOW_NODES = 2 + 3 * MAX_CHOICE + N_RES
 FLOW_EDGES = 2 * (3 * MAX_CHOICE * (1 + N_RES) + 2 * N_RES + N_RES + 8)
@@ -38,8 +38,10 @@ cards under Wonder stages; pile_before_last = discard pile size before the Age's
 before that (SW-DEC-4); game_turn = turns begun over the
 game (1..18, the records' clock); fc_holder = the player holding the Free City card this turn (2 players, SW-DEC-26)."""
 
-TE = namespace("TE", ["delta_raw", "delta_man"])
-"""Trade-price deltas summed over the active tiles 9-12 (State.teff[TE.*], BABEL-TRADE-1), refreshed on placement."""
+TE = namespace("TE", ["delta_raw", "delta_man", "kinds"])
+"""Summary of the active tiles (State.teff[TE.*]), refreshed on placement: the trade-price deltas summed over tiles
+9-12 (BABEL-TRADE-1), and bit k set while an active tile has effect kind k (TILE_KIND), so that a question about a
+kind no active tile has is answered without a look at the tiles."""
 N_TE = len(TE)
 
 ST = namespace("ST", ["traded_out", "traded_in", "sold", "chain_builds", "free_builds", "hali_builds", "seventh_played",
@@ -122,6 +124,9 @@ class Fields(NamedTuple):
     flow_prev: np.ndarray  # int64 (FLOW_NODES,)
     flow_queue: np.ndarray  # int64 (FLOW_NODES + 1,)
     flow_inq: np.ndarray  # int64 (FLOW_NODES,)
+    units: np.ndarray  # int64 (3 MAX_CHOICE, 4) payment scratch: the choice units that matter (payment._collect_units)
+    left: np.ndarray  # int64 (N_RES,) payment scratch: units still to cover in one way of using them
+    offer: np.ndarray  # int64 (2, 2, N_RES) payment scratch: price and units on sale per side and resource
     stat: np.ndarray  # int64 (n, len(ST)) per-player counters for the records
     plan: np.ndarray  # int64 (2, 2) payment scratch: coins to (left, right) of the two tie plans (SW-DEC-1)
     tile_rec: np.ndarray  # int64 (N_TILES, len(TREC)) per tile: builder seat, game turn placed, game turn covered
@@ -170,7 +175,8 @@ def allocate(rules: Rules, n_players: int, data: Data) -> Fields:
         pick_chain=z(n), pe_before=z(n), need=z(N_RES), buy=z(2, N_RES),
         flow_head=z(FLOW_NODES), flow_to=z(FLOW_EDGES), flow_cap=z(FLOW_EDGES), flow_cost=z(FLOW_EDGES),
         flow_next=z(FLOW_EDGES), flow_info=z(FLOW_EDGES), flow_dist=z(FLOW_NODES), flow_prev=z(FLOW_NODES),
-        flow_queue=z(FLOW_NODES + 1), flow_inq=z(FLOW_NODES), stat=z(n, len(ST)), plan=z(2, 2),
+        flow_queue=z(FLOW_NODES + 1), flow_inq=z(FLOW_NODES), units=z(3 * MAX_CHOICE, 4), left=z(N_RES), offer=z(2, 2, N_RES),
+        stat=z(n, len(ST)), plan=z(2, 2),
         tile_rec=z(N_TILES, len(TREC)), gp_rec=z(3, len(GPREC)), dealt=z(1), price=z(MAX_OPT),
         pver=z(n), pv_old=z(PV_WIDTH), tc_key=z(n, TC_SLOTS) - 1, tc_stamp=z(n, TC_SLOTS), tc_cost=z(n, TC_SLOTS),
     )

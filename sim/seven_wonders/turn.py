@@ -127,6 +127,22 @@ def build_triggers(data: Data, rules: np.ndarray, c: int, chain: int) -> int:
 
 
 @kernel
+def build_mode(st: State, data: Data, rules: np.ndarray, p: int, c: int, mode: int) -> int:
+    """Whether p may build structure c in ``mode`` at all, whatever it costs: -1 if not (Olympia's free build used
+    this Age or not built, SW-WONDER-3; no free-build token, BABEL-GP-13; no chain source, SW-CHAIN-1), else the
+    chain source (``chain_source``; 0 in any other mode)."""
+    if mode == MODE.olympia and (st.olympia_used[p] == st.g[GS.age]
+                                 or not _has_special(st, data, p, SPECIAL.free_build_once_per_age)):
+        return -1
+    if mode == MODE.token and st.gp_free_build[p] <= 0:
+        return -1
+    if mode == MODE.chain:
+        chain = chain_source(st, data, rules, p, c)
+        return chain if chain > 0 else -1
+    return 0
+
+
+@kernel
 def structure_cost(st: State, data: Data, rules: np.ndarray, p: int, c: int, mode: int, part: int) -> int:
     """Coins due to the bank for building c in ``mode`` with participation ``part``; the resources to cover are left in
     st.need. -1 when the mode is not available. One combined payment (SW-DEC-9):
@@ -141,17 +157,10 @@ def structure_cost(st: State, data: Data, rules: np.ndarray, p: int, c: int, mod
     age = st.g[GS.age]
     for r in range(N_RES):
         st.need[r] = 0
-    chain = 0
     coins = 0
-    if mode == MODE.olympia and (st.olympia_used[p] == age or not _has_special(st, data, p,
-                                                                              SPECIAL.free_build_once_per_age)):
+    chain = build_mode(st, data, rules, p, c, mode)
+    if chain < 0:
         return -1  # checked first: most modes are unavailable, and the tile questions below cost more
-    if mode == MODE.token and st.gp_free_build[p] <= 0:
-        return -1
-    if mode == MODE.chain:
-        chain = chain_source(st, data, rules, p, c)
-        if chain == 0:
-            return -1
     per_unit = coins_per_unit(st, data, rules, build_triggers(data, rules, c, 0))
     if mode == MODE.pay:
         coins = data.card_cost_coins[c]
@@ -290,6 +299,8 @@ def options_from(st: State, data: Data, rules: np.ndarray, p: int, first: int) -
         c = st.hand[p, slot]
         if not st.has_name[p, data.card_name[c]]:
             for mode in range(N_HAND_MODES):
+                if build_mode(st, data, rules, p, c, mode) < 0:
+                    continue  # closed with every participation: spares three calls of the pricing below
                 for part in range(3):
                     if part != PART_NONE and not can_participate(st, data, rules, p, data.card_color[c],
                                                                  part == PART_WILD):
@@ -320,19 +331,22 @@ def apply_option(st: State, data: Data, rules: np.ndarray, p: int, i: int) -> No
 @kernel
 def apply_paid(st: State, data: Data, rules: np.ndarray, p: int, i: int, prefer: int) -> None:
     """``apply_option`` with the payment plan's tie-break side given (SW-DEC-1: the player's choice)."""
+    record_pick(st, data, rules, p, i)
     act = st.options[i, 0]
-    slot = st.options[i, 1]
-    extra = st.options[i, 2]
-    part = st.options[i, 3]
+    total = 0
+    if act == ACT.build or act == ACT.stage:
+        total = price_with(st, data, rules, p, act, st.options[i, 1], st.options[i, 2], st.options[i, 3], prefer)
+    record_paid(st, rules, p, total)
+
+
+@kernel
+def record_pick(st: State, data: Data, rules: np.ndarray, p: int, i: int) -> None:
+    """Option i as p's secret pick, with its chain source (SW-DEC-11); its payment is recorded apart (st.paid)."""
     for k in range(4):
         st.pick[p, k] = st.options[i, k]
     st.pick_chain[p] = 0
-    if act == ACT.build and extra == MODE.chain:
-        st.pick_chain[p] = chain_source(st, data, rules, p, st.hand[p, slot])
-    total = 0
-    if act == ACT.build or act == ACT.stage:
-        total = price_with(st, data, rules, p, act, slot, extra, part, prefer)
-    record_paid(st, rules, p, total)
+    if st.options[i, 0] == ACT.build and st.options[i, 2] == MODE.chain:
+        st.pick_chain[p] = chain_source(st, data, rules, p, st.hand[p, st.options[i, 1]])
 
 
 @kernel
@@ -446,9 +460,22 @@ def resolve_picks(st: State, data: Data, rules: np.ndarray) -> None:
     for p in range(n):
         st.coins[p] += st.income[p]
         st.income[p] = 0
-        if st.pick[p, 0] == ACT.build or st.pick[p, 0] == ACT.stage:
+        if _adds_output(st, data, p):
             refresh_production(st, data, rules, p)  # nothing else changes a player's production view
         st.pick[p, 0] = PICK_NONE
+
+
+@kernel
+def _adds_output(st: State, data: Data, p: int) -> bool:
+    """Whether what p's pick just placed adds to his production view (a structure with output, a stage with a choice
+    or a discount): the view is current before it, so only then can a refresh change it."""
+    act = st.pick[p, 0]
+    if act == ACT.build:
+        return data.card_output[st.city[p, st.city_n[p] - 1]] != 0
+    if act == ACT.stage:
+        w, s, j = st.wonder[p], st.side[p], st.stages[p] - 1
+        return data.stage_choice[w, s, j] != 0 or data.stage_discount[w, s, j] != 0
+    return False
 
 
 @kernel
