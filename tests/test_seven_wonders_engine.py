@@ -246,6 +246,29 @@ def test_cached_trade_costs_equal_fresh_payments():
     assert checked > 500
 
 
+def test_the_seventh_card_listing_keeps_each_options_price_with_it():
+    """SW-DEC-8 off: Babylon B's 7th-card uses drop the tile rows, and every kept row keeps its own price (the turn
+    features and the payment decision read it), at random points of random games."""
+    from sim.seven_wonders.turn import ACT, seventh_card_options
+
+    no_tile = Rules(seventh_card_any_action=False).to_array()
+    moved = 0
+    for game in range(6):
+        for pause in (5, 30, 60):
+            st, data = SPEC.new_state(Rules(), 4, SPEC.strategies.table(["commerce"]))
+            if protocol.play_until(st, data, 8, game, np.zeros(4, np.int64), pause):
+                continue
+            for p in range(4):
+                n = turn_options(st, data, st.rules, p)
+                price_of = {tuple(int(x) for x in st.options[i]): int(st.price[i]) for i in range(n)}
+                first_tile = next((i for i in range(n) if st.options[i, 0] == ACT.tile), n)
+                k = seventh_card_options(st, data, no_tile, p)
+                for i in range(k):
+                    assert int(st.price[i]) == price_of[tuple(int(x) for x in st.options[i])]
+                moved += sum(1 for i in range(first_tile, k) if st.price[i] > 0)
+    assert moved > 0
+
+
 @pytest.mark.parametrize("victory_age3", [5, 20])
 def test_military_scores_every_victory_value_the_rules_accept(victory_age3):
     """SW-MIL-2: a Victory token of any value the rules accept (up to 20, a designer's sweep of the Age III reward)

@@ -501,6 +501,7 @@ def seventh_card_options(st: State, data: Data, rules: np.ndarray, p: int) -> in
         if st.options[i, 0] != ACT.tile:
             for k in range(4):
                 st.options[kept, k] = st.options[i, k]
+            st.price[kept] = st.price[i]  # the turn features and the payment decision read each row's price
             kept += 1
     return kept
 
