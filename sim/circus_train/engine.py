@@ -127,29 +127,33 @@ def fill_rivals(st, p: int) -> None:
     for q in range(st.meta[M.n_players]):
         c = st.pl[q, PL.city]
         if q != p and c >= 0:
-            for t in range(N_TYPES):
-                rivals[c] += st.own[q, t]
+            rivals[c] += owned(st, q)
+
+
+@kernel(inline="always")
+def player_part(st, d: Data, p: int) -> tuple:
+    """p's part of every performance level, for request_level: (owned types, famous types, famous multiplier,
+    extra points)."""
+    return owned_types(st, p), famous_types(st, d, p, -1), st.rules[R.famous_multiplier], level_extra(st, d, p)
+
+
+@kernel(inline="always")
+def reach_at(st, d: Data, p: int, c: int, part: tuple) -> int:
+    """The performance level p would score at city c's request, 0 where p may not perform; p's part given."""
+    k = st.city_item[c]
+    if k >= 0 and d.ctr_kind[k] == PR and not show_reserved_by_other(st, p, k):
+        owned, famous, multiplier, extra = part
+        return max(1, request_level(d.ctr_base[k], d.ctr_bonus[k], owned, famous, multiplier, extra))
+    return 0
 
 
 @kernel
 def fill_reach(st, d: Data, p: int) -> None:
-    """st.reach[c] = the performance level p would score at city c's request (0 where p may not perform); p's
-    part of the level is taken once (arrays in locals, as in count_asked)."""
-    owned = owned_types(st, p)
-    famous = famous_types(st, d, p, -1)
-    extra = level_extra(st, d, p)
-    multiplier = st.rules[R.famous_multiplier]
+    """st.reach[c] = the performance level p would score at city c's request (0 where p may not perform)."""
+    part = player_part(st, d, p)
     reach = st.reach
-    city_item = st.city_item
-    kind = d.ctr_kind
-    base = d.ctr_base
-    bonus = d.ctr_bonus
     for c in range(reach.shape[0]):
-        k = city_item[c]
-        level = 0
-        if k >= 0 and kind[k] == PR and not show_reserved_by_other(st, p, k):
-            level = max(1, request_level(base[k], bonus[k], owned, famous, multiplier, extra))
-        reach[c] = level
+        reach[c] = reach_at(st, d, p, c, part)
 
 
 @kernel
@@ -187,22 +191,27 @@ def best_within(st, hi: int, what: int) -> int:
 
 @kernel
 def fill_turn_features(st, d: Data, p: int, n_opt: int) -> None:
-    """Features of the turn options (H3): what each card can reach, costs, wages."""
+    """Features of the turn options (H3): what each card can reach, costs, wages. What every option shares is taken
+    once, the arrays are read into locals (see fill_near)."""
     clear_options(st, D.turn_option, n_opt)
     fill_reach(st, d, p)
     fill_rivals(st, p)
     fill_near(st, d, p)
-    here = st.pl[p, PL.city]
     bill = W.wage_bill(st, d, p, 1)
     price = special_hire_price(st, d)
     in_hand = hand_size(st, p)
+    money = st.pl[p, PL.money]
+    best = st.pl[p, PL.best]
+    completes_show = show_due(st, p) and st.reach[st.pl[p, PL.city]] > 0
+    pocket_money = st.rules[R.pocket_money]
     fe = st.features
+    options = st.options
     for i in range(n_opt):
-        kind = st.options[i, 0]
+        kind = options[i, 0]
         if kind == ADV.POCKET:
-            fe[F.to_pocket, i] = st.options[i, 1] * st.rules[R.pocket_money]
+            fe[F.to_pocket, i] = options[i, 1] * pocket_money
             continue
-        card = st.options[i, 1]
+        card = options[i, 1]
         lo, hi = move_bounds(st, d, p, card)
         fe[F.to_move, i] = hi
         fe[F.to_replay, i] = 1.0 if kind == ADV.REPLAY else 0.0
@@ -211,31 +220,30 @@ def fill_turn_features(st, d: Data, p: int, n_opt: int) -> None:
             reach = hi if card == OVERNIGHT_TRANSIT else 0
             level = best_within(st, reach, NEAR_LEVEL)
             fe[F.to_perform, i] = level
-            fe[F.to_new_best, i] = 1.0 if level > st.pl[p, PL.best] else 0.0
+            fe[F.to_new_best, i] = 1.0 if level > best else 0.0
             fe[F.to_hire, i] = best_within(st, reach, NEAR_TALENT)
-            if show_due(st, p) and st.reach[here] > 0:
+            if completes_show:
                 fe[F.to_show_due, i] = 1.0
         elif card == OVERNIGHT_HIRE:
             fe[F.to_steal, i] = best_within(st, hi, NEAR_RIVALS)
             fe[F.to_hire, i] = best_within(st, hi, NEAR_TALENT)
-            fe[F.to_buy, i] = price if st.pl[p, PL.money] >= price else 0
+            fe[F.to_buy, i] = price if money >= price else 0
         elif card == WAGE_TRANSIT:
             fe[F.to_wages, i] = bill
-            fe[F.to_wage_short, i] = 1.0 if bill > st.pl[p, PL.money] else 0.0
+            fe[F.to_wage_short, i] = 1.0 if bill > money else 0.0
         elif card == REST:
             fe[F.to_rest, i] = 1.0
 
 
 @kernel
 def fill_destination_features(st, d: Data, p: int, n_opt: int) -> None:
-    """Features of the movement outcomes (H4): request, talent, Points counter, rivals at each end city. The arrays
-    are read into locals once (see fill_near)."""
-    clear_options(st, D.destination, n_opt)
-    fill_reach(st, d, p)
+    """Features of the movement outcomes (H4): request, talent, Points counter, rivals at each end city. Every
+    feature of the span is written for every option, so none is cleared first; the levels are taken for the
+    option cities only, the arrays are read into locals once (see fill_near)."""
     fill_rivals(st, p)
+    part = player_part(st, d, p)
     fe = st.features
     options = st.options
-    reach = st.reach
     rivals = st.rivals
     city_item = st.city_item
     city_char = st.city_char
@@ -245,12 +253,13 @@ def fill_destination_features(st, d: Data, p: int, n_opt: int) -> None:
     for i in range(n_opt):
         c = options[i, 0]
         moved = options[i, 1] != 0
-        fe[F.ds_perform, i] = reach[c]
-        fe[F.ds_new_best, i] = 1.0 if reach[c] > best else 0.0
-        fe[F.ds_talent, i] = talent_on(st.city_talent, c)
         k = city_item[c]
-        if k >= 0 and d.ctr_kind[k] == POINTS and (moved or not claim_requires_step):
-            fe[F.ds_points, i] = d.ctr_points[k]
+        claims = k >= 0 and d.ctr_kind[k] == POINTS and (moved or not claim_requires_step)
+        level = reach_at(st, d, p, c, part)
+        fe[F.ds_perform, i] = level
+        fe[F.ds_new_best, i] = 1.0 if level > best else 0.0
+        fe[F.ds_talent, i] = talent_on(st.city_talent, c)
+        fe[F.ds_points, i] = d.ctr_points[k] if claims else 0.0
         fe[F.ds_rivals, i] = rivals[c]
         fe[F.ds_stay, i] = 0.0 if moved else 1.0
         fe[F.ds_canada, i] = d.is_start[c]
@@ -297,11 +306,10 @@ def gains_majority(st, p: int, t: int) -> bool:
 
 @kernel
 def fill_hire_features(st, d: Data, p: int, n_opt: int) -> None:
-    """Features of the hire steps (H6): odds, wage, requests, fame and majority of the counter's type. The arrays
-    are read into locals once (see fill_near)."""
+    """Features of the hire steps (H6): odds, wage, requests (st.asked, counted by do_hire), fame and majority of
+    the counter's type. The arrays are read into locals once (see fill_near)."""
     rules = st.rules
     clear_options(st, D.hire_step, n_opt)
-    count_asked(st, d)
     odds = min(6, success_max(st, d, p, rules[R.hire_success_max]) + hire_delta(st, d))
     fe = st.features
     options = st.options
@@ -487,8 +495,11 @@ def do_perform(st, d: Data, p: int) -> None:
 
 @kernel
 def do_hire(st, d: Data, p: int) -> None:
-    """One hire action (CT-HIRE-*): declare, roll, buy after a failure, until the action is over."""
+    """One hire action (CT-HIRE-*): declare, roll, buy after a failure, until the action is over. The requests per
+    type are counted once (st.asked): hiring moves no request."""
     H.hire_begin(st)
+    if scored(st, p):
+        count_asked(st, d)
     while not H.hire_over(st):
         n_opt = H.hire_options(st, d, p)
         if n_opt == 0:

@@ -24,14 +24,13 @@ def performance_level(st, d: Data, p: int, k: int, ronald_type: int) -> int:
 
 @kernel(inline="always")
 def request_level(base: int, bonus, owned: int, famous: int, multiplier: int, extra: int) -> int:
-    """Level of a PR of ``base`` points and per-type ``bonus`` for a circus owning the types of bit set ``owned``,
-    those of ``famous`` times ``multiplier``, plus ``extra`` (see performance_level). Split off so a feature pass
-    over every request takes p's part once."""
+    """Level of a PR of ``base`` points and per-type ``bonus`` (0: not asked for) for a circus owning the types of
+    bit set ``owned``, those of ``famous`` times ``multiplier``, plus ``extra`` (see performance_level). Split off
+    so a feature pass over every request takes p's part once; without branches, as which types count is
+    unpredictable."""
     level = base + extra
     for t in range(N_TYPES):
-        b = bonus[t]
-        if b > 0 and owned >> t & 1:
-            level += b * multiplier if famous >> t & 1 else b
+        level += bonus[t] * (owned >> t & 1) * (1 + (multiplier - 1) * (famous >> t & 1))
     return max(0, level)
 
 

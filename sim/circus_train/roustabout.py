@@ -31,10 +31,10 @@ def talent_on(city_talent, c: int) -> int:
 @kernel
 def is_occupied(st, c: int) -> bool:
     """A PR, a Points counter or talent on the city (CT-ROUST-1); a lone character counts only with
-    ``lone_character_occupies`` (CT-AMB-9)."""
-    if st.city_item[c] >= 0 or city_talent_count(st, c) > 0:
-        return True
-    return st.rules[R.lone_character_occupies] != 0 and st.city_char[c] >= 0
+    ``lone_character_occupies`` (CT-AMB-9). Every term is evaluated, without branches: which holds is
+    unpredictable, and occupied_count asks it of every city several times a week."""
+    lone = (st.rules[R.lone_character_occupies] != 0) & (st.city_char[c] >= 0)
+    return (st.city_item[c] >= 0) | (city_talent_count(st, c) > 0) | lone
 
 
 @kernel
