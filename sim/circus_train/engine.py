@@ -192,8 +192,7 @@ def best_within(st, hi: int, what: int) -> int:
 @kernel
 def fill_turn_features(st, d: Data, p: int, n_opt: int) -> None:
     """Features of the turn options (H3): what each card can reach, costs, wages. What every option shares is taken
-    once, the arrays are read into locals (see fill_near)."""
-    clear_options(st, D.turn_option, n_opt)
+    once; every feature of the span is written for every option (turn_row), so none is cleared first."""
     fill_reach(st, d, p)
     fill_rivals(st, p)
     fill_near(st, d, p)
@@ -204,35 +203,50 @@ def fill_turn_features(st, d: Data, p: int, n_opt: int) -> None:
     best = st.pl[p, PL.best]
     completes_show = show_due(st, p) and st.reach[st.pl[p, PL.city]] > 0
     pocket_money = st.rules[R.pocket_money]
-    fe = st.features
     options = st.options
     for i in range(n_opt):
         kind = options[i, 0]
         if kind == ADV.POCKET:
-            fe[F.to_pocket, i] = options[i, 1] * pocket_money
+            turn_row(st, i, pocket=options[i, 1] * pocket_money)
             continue
         card = options[i, 1]
         lo, hi = move_bounds(st, d, p, card)
-        fe[F.to_move, i] = hi
-        fe[F.to_replay, i] = 1.0 if kind == ADV.REPLAY else 0.0
-        fe[F.to_hand_left, i] = in_hand - (1 if kind == ADV.PLAY else 0)
+        replay = 1.0 if kind == ADV.REPLAY else 0.0
+        left = in_hand - (1 if kind == ADV.PLAY else 0)
         if card == OVERNIGHT_TRANSIT or card == HOLD or card == BASIC:
             reach = hi if card == OVERNIGHT_TRANSIT else 0
             level = best_within(st, reach, NEAR_LEVEL)
-            fe[F.to_perform, i] = level
-            fe[F.to_new_best, i] = 1.0 if level > best else 0.0
-            fe[F.to_hire, i] = best_within(st, reach, NEAR_TALENT)
-            if completes_show:
-                fe[F.to_show_due, i] = 1.0
+            turn_row(st, i, move=hi, replay=replay, hand_left=left, perform=level,
+                     new_best=1.0 if level > best else 0.0, hire=best_within(st, reach, NEAR_TALENT),
+                     show_due=1.0 if completes_show else 0.0)
         elif card == OVERNIGHT_HIRE:
-            fe[F.to_steal, i] = best_within(st, hi, NEAR_RIVALS)
-            fe[F.to_hire, i] = best_within(st, hi, NEAR_TALENT)
-            fe[F.to_buy, i] = price if money >= price else 0
+            turn_row(st, i, move=hi, replay=replay, hand_left=left, steal=best_within(st, hi, NEAR_RIVALS),
+                     hire=best_within(st, hi, NEAR_TALENT), buy=price if money >= price else 0)
         elif card == WAGE_TRANSIT:
-            fe[F.to_wages, i] = bill
-            fe[F.to_wage_short, i] = 1.0 if bill > money else 0.0
-        elif card == REST:
-            fe[F.to_rest, i] = 1.0
+            turn_row(st, i, move=hi, replay=replay, hand_left=left, wages=bill,
+                     wage_short=1.0 if bill > money else 0.0)
+        else:
+            turn_row(st, i, move=hi, replay=replay, hand_left=left, rest=1.0 if card == REST else 0.0)
+
+
+@kernel(inline="always")
+def turn_row(st, i: int, perform=0.0, new_best=0.0, hire=0.0, steal=0.0, buy=0.0, wages=0.0, wage_short=0.0,
+             move=0.0, rest=0.0, replay=0.0, pocket=0.0, hand_left=0.0, show_due=0.0) -> None:
+    """Write every turn_option feature of option i (those not given are 0)."""
+    fe = st.features
+    fe[F.to_perform, i] = perform
+    fe[F.to_new_best, i] = new_best
+    fe[F.to_hire, i] = hire
+    fe[F.to_steal, i] = steal
+    fe[F.to_buy, i] = buy
+    fe[F.to_wages, i] = wages
+    fe[F.to_wage_short, i] = wage_short
+    fe[F.to_move, i] = move
+    fe[F.to_rest, i] = rest
+    fe[F.to_replay, i] = replay
+    fe[F.to_pocket, i] = pocket
+    fe[F.to_hand_left, i] = hand_left
+    fe[F.to_show_due, i] = show_due
 
 
 @kernel
@@ -307,9 +321,9 @@ def gains_majority(st, p: int, t: int) -> bool:
 @kernel
 def fill_hire_features(st, d: Data, p: int, n_opt: int) -> None:
     """Features of the hire steps (H6): odds, wage, requests (st.asked, counted by do_hire), fame and majority of
-    the counter's type. The arrays are read into locals once (see fill_near)."""
+    the counter's type. Every feature of the span is written for every option, so none is cleared first; the
+    arrays are read into locals once (see fill_near)."""
     rules = st.rules
-    clear_options(st, D.hire_step, n_opt)
     odds = min(6, success_max(st, d, p, rules[R.hire_success_max]) + hire_delta(st, d))
     fe = st.features
     options = st.options
@@ -320,31 +334,25 @@ def fill_hire_features(st, d: Data, p: int, n_opt: int) -> None:
     for i in range(n_opt):
         kind = options[i, 0]
         t = options[i, 1]
-        cost = 0
-        if kind == H.ADD:
-            fe[F.hs_add, i] = 1.0
+        sam = kind == H.SAM_TAKE or kind == H.SAM_REP
+        cost = rules[R.hire_buy_cost] if kind == H.BUY_IT else 0
+        typed = t >= 0 and kind != H.PASS
+        fe[F.hs_add, i] = 1.0 if kind == H.ADD else 0.0
+        fe[F.hs_go, i] = 1.0 if kind == H.GO else 0.0
+        fe[F.hs_roll, i] = 1.0 if kind == H.ROLL_ONE else 0.0
+        fe[F.hs_buy, i] = 1.0 if kind == H.BUY_IT else 0.0
+        fe[F.hs_pass, i] = 1.0 if kind == H.PASS else 0.0
+        fe[F.hs_sam, i] = 1.0 if sam else 0.0
+        if kind == H.ADD or kind == H.ROLL_ONE:
             fe[F.hs_odds, i] = odds
-        elif kind == H.GO:
-            fe[F.hs_go, i] = 1.0
-        elif kind == H.ROLL_ONE:
-            fe[F.hs_roll, i] = 1.0
-            fe[F.hs_odds, i] = odds
-        elif kind == H.BUY_IT:
-            fe[F.hs_buy, i] = 1.0
-            fe[F.hs_odds, i] = 6.0
-            cost = rules[R.hire_buy_cost]
-        elif kind == H.PASS:
-            fe[F.hs_pass, i] = 1.0
-        else:
-            fe[F.hs_sam, i] = 1.0
-            fe[F.hs_odds, i] = 6.0
+        else:  # a buy or Smuggler Sam is sure; stopping or passing rolls nothing
+            fe[F.hs_odds, i] = 6.0 if kind == H.BUY_IT or sam else 0.0
         fe[F.hs_money_left, i] = (money - cost) / 10.0
-        if t >= 0 and kind != H.PASS:
-            fe[F.hs_wage, i] = d.wage[t]
-            fe[F.hs_asked, i] = asked[t]
-            fe[F.hs_famous, i] = 1.0 if own[t] + 1 == famous else 0.0
-            fe[F.hs_majority, i] = 1.0 if gains_majority(st, p, t) else 0.0
-            fe[F.hs_animal_new, i] = 1.0 if d.is_animal[t] and own[t] == 0 else 0.0
+        fe[F.hs_wage, i] = d.wage[t] if typed else 0.0
+        fe[F.hs_asked, i] = asked[t] if typed else 0.0
+        fe[F.hs_famous, i] = 1.0 if typed and own[t] + 1 == famous else 0.0
+        fe[F.hs_majority, i] = 1.0 if typed and gains_majority(st, p, t) else 0.0
+        fe[F.hs_animal_new, i] = 1.0 if typed and d.is_animal[t] and own[t] == 0 else 0.0
 
 
 @kernel
