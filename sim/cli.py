@@ -309,6 +309,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_jobs, default=-1)
     p.add_argument("--nojit-seconds", type=_positive_float, default=20.0, help="how long to time the no-JIT run")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--against", action="append", metavar="REV",
+                   help="race this checkout against a commit (repeatable), head to head on one core: --games per "
+                        "repetition (default 4,000)")
+    p.add_argument("--reps", type=_at_least(2), default=10, help="repetitions of a head-to-head race")
+    p.add_argument("--seed", type=_at_least(0), default=1, help="seed of a head-to-head race's games")
 
     _add_ladder_parser(sub)
     for p in sub.choices.values():  # --debug after the command too (SUPPRESS keeps the top-level value)
@@ -580,6 +585,13 @@ def _cmd_bench(args: argparse.Namespace) -> None:
     spec = get_game(args.game)
     if args.players is not None:
         spec.check_players(args.players)
+    if args.against:
+        from sim.headtohead import GAMES_PER_REP, format_head_to_head, head_to_head
+
+        result = head_to_head(args.game, args.players or 4, args.against, args.games or GAMES_PER_REP, args.reps,
+                              args.seed, args.strategies)
+        print(json.dumps(result) if args.json else format_head_to_head(result))
+        return
     result = run_bench(args.game, args.players, args.games, args.jobs, args.nojit_seconds, args.strategies)
     print(json.dumps(result) if args.json else format_bench(result))
 

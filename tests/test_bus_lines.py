@@ -6,6 +6,9 @@ sim/bus/data/board.json (ids as in the file) and says how in its docstring.
 
 import json
 
+import pytest
+
+from sim.bus import engine as E
 from sim.bus.checks import check_options
 from sim.bus.data import load_board
 from sim.bus.lines import KIND_EXC1, KIND_EXC2, KIND_FREE
@@ -206,3 +209,18 @@ def test_setup_second_stick_follows_expansion_rules():
     # Seat 1's second stick: from 15 or 21, free streets first; seat 0 ends at both 15 and 21 so parallel is fine too
     assert all(pos.is_legal(1, x, y) for x, y in pos.legal(1))
     assert (15, 21) not in pos.legal(1)
+
+
+def test_free_street_counts_follow_the_sticks():
+    """BUS-EXP-8's F(X), kept per intersection as sticks are laid, equals a recount of the streets there that hold
+    no stick, a street shared by two lines leaving the count once; checked mode catches a count out of step."""
+    pos = Position()
+    pos.line(BLUE, [14, 15, 16])
+    pos.line(RED, [15, 16])
+    b, s = pos.board, pos.state
+    for x in range(len(b.deg)):
+        assert s.free[x] == sum(s.occ[b.inc_s[x, j]] == 0 for j in range(b.deg[x]))
+    assert s.free[16] == b.deg[16] - 1 and s.free[15] == b.deg[15] - 2
+    s.free[16] += 1
+    with pytest.raises(AssertionError, match="BUS-EXP-8"):
+        E.check_invariants(pos.ks, pos.kb)

@@ -109,6 +109,8 @@ BAD_FLAGS = [
     ("--nojit-seconds", ["bench", "bus", "--nojit-seconds", "0"], "argument --nojit-seconds: must be a positive number"),
     ("--nojit-seconds", ["bench", "bus", "--nojit-seconds", "soon"], "'soon' is not a number"),
     ("--json", ["bench", "bus", "--json=1"], "ignored explicit argument '1'"),
+    ("--against", ["bench", "pig", "--players", "2", "--against", "no-such-commit"], "--against needs a git checkout"),
+    ("--reps", ["bench", "bus", "--against", "HEAD", "--reps", "1"], "argument --reps: must be at least 2"),
     ("--playouts", ["ladder", "bus", "--players", "4", "--base", "balanced", "--playouts", "0,x", "--games", "3"],
      "whole numbers of playouts"),
     ("--until-ci", ["ladder", "bus", "--players", "4", "--base", "balanced", "--playouts", "0,4", "--games", "3",

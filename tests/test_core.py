@@ -16,7 +16,7 @@ from sim.core.jit import kernel
 from sim.core.ranking import rank_seats
 from sim.core.rng import new_state, randint, seed_game, shuffle, uniform
 from sim.core.structs import BORROWED, borrow, struct_handle
-from sim.core.policy import DecisionSchema, Strategy, StrategyRegistry, choose
+from sim.core.policy import DecisionSchema, Strategy, StrategyRegistry, choose, weighed_rows
 from sim.core.errors import PlaytestError
 
 
@@ -66,14 +66,14 @@ class _PolicyView(NamedTuple):
     kind: np.ndarray
     params: np.ndarray
     weights: np.ndarray
-    span: np.ndarray
+    weighed: np.ndarray
     features: np.ndarray
     scores: np.ndarray
     rng: np.ndarray
 
 
 def _view(table, feats, rng) -> _PolicyView:
-    return _PolicyView(table.kind, table.params, table.weights, np.array([[0, 2]]), feats,
+    return _PolicyView(table.kind, table.params, table.weights, weighed_rows(table.weights, np.array([[0, 2]])), feats,
                        np.zeros(feats.shape[1]), rng)
 
 
@@ -89,6 +89,18 @@ def test_choose_weights_random_and_softmax():
     soft = picks[2] / 6000
     expected = np.exp([1.0, 3.0, 2.0]) / np.exp([1.0, 3.0, 2.0]).sum()
     assert np.allclose(soft, expected, atol=0.03)
+
+
+def test_weighed_rows_are_the_rows_of_each_span_some_strategy_weighs():
+    """Only these rows are cleared and scored: a row every strategy weighs 0, or outside the span, is left out."""
+    weights = np.zeros((2, 2, 5))
+    weights[0, 0, 1] = 1.0
+    weights[1, 0, 3] = -2.0
+    weights[0, 1, 4] = 0.5
+    weights[1, 1, 0] = 7.0  # outside decision 1's span [2, 5): never read
+    rows = weighed_rows(weights, np.array([[0, 4], [2, 5]]))
+    assert rows[0, :3].tolist() == [2, 1, 3] and rows[1, :2].tolist() == [1, 4]
+    assert not rows[0, 3:].any() and not rows[1, 2:].any()
 
 
 def test_choose_breaks_ties_at_random():

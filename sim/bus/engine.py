@@ -11,8 +11,8 @@ from sim.bus.lines import (KIND_EXC1, KIND_EXC2, lay_first_stick, legal_sticks, 
 from sim.bus.records import GC, PC
 from sim.bus.rules import R
 from sim.bus.schema import D, F
-from sim.bus.state import (A_BLD, A_BUS, A_CLOCK, A_EXP, A_PAX, A_START, A_VROOM, GS, LAYOUT, MULTI_OF, N_ACTIONS, PL,
-                           SINGLE_OF, State)
+from sim.bus.state import (A_BLD, A_BUS, A_CLOCK, A_EXP, A_PAX, A_START, A_VROOM, GS, LAYOUT, MULTI_OF, N_ACTIONS, PF,
+                           PL, SINGLE_OF, State)
 from sim.core.jit import kernel
 from sim.core.names import namespace
 from sim.core.play import decide, event, scored
@@ -47,12 +47,18 @@ EV = namespace("EV", (
 
 
 @kernel
-def clear_features(s: State, n_opt: int, decision: int) -> None:
-    """Zero the features ``decision`` fills for the first ``n_opt`` options and set their bias feature."""
-    zero_features(s, decision, n_opt)
+def set_bias(s: State, n_opt: int) -> None:
+    """Set the bias feature of the first ``n_opt`` options (a decision that writes all its other features)."""
     features = s.features  # a local: stores through the handle's field would reload it every step
     for i in range(n_opt):
         features[F.bias, i] = 1.0
+
+
+@kernel
+def clear_features(s: State, n_opt: int, decision: int) -> None:
+    """Zero the features ``decision`` fills for the first ``n_opt`` options and set their bias feature."""
+    zero_features(s, decision, n_opt)
+    set_bias(s, n_opt)
 
 
 @kernel
@@ -90,20 +96,24 @@ def lead_of(s: State, p: int) -> int:
 
 
 @kernel
-def line_want_room(s: State, p: int, t: int) -> tuple:
-    """Σ want and Σ room over p's line if settling under type t now (BUS-VROOM-2)."""
+def line_want_room(s: State, p: int, t0: int, t1: int) -> tuple:
+    """Σ want and Σ room over p's line if settling under type t0 now, then the same under t1 (BUS-VROOM-2):
+    every caller weighs the clock's type now against the next one, so one pass over the board serves both."""
     own = s.own  # locals: the loop runs over every intersection
     cap = s.cap
     pax = s.pax
-    w = 0
-    r = 0
+    w0 = r0 = w1 = r1 = 0
     for x in range(pax.shape[0]):
         if own[p, x] > 0:
-            c = cap[x, t]
+            c = cap[x, t0]
             sat = min(pax[x], c)
-            w += pax[x] - sat
-            r += c - sat
-    return w, r
+            w0 += pax[x] - sat
+            r0 += c - sat
+            c = cap[x, t1]
+            sat = min(pax[x], c)
+            w1 += pax[x] - sat
+            r1 += c - sat
+    return w0, r0, w1, r1
 
 
 @kernel
@@ -153,6 +163,7 @@ def reset_game(b: Board, s: State) -> None:
     s.g[:] = 0
     s.pl[:, :] = 0
     s.occ[:] = 0
+    s.free[:] = b.deg
     s.own[:, :] = 0
     s.bld[:] = -1
     s.cap[:, :] = 0
@@ -212,24 +223,28 @@ def reset_game(b: Board, s: State) -> None:
 
 @kernel
 def fill_building_features(s: State, p: int, n_opt: int) -> None:
-    """Features of (space, type) options in s.options[:, 0:2]; the expected target is the clock's next type."""
-    clear_features(s, n_opt, D.building)
+    """Features of (space, type) options in s.options[:, 0:2]; the expected target is the clock's next type.
+    Every feature is written (nothing to clear), and the facts of an intersection are taken once for the three
+    types ``build_one`` lists together there."""
+    set_bias(s, n_opt)
     features = s.features  # locals: read once, not once per option
     options = s.options
     t_next = next_type(s)
     t_now = s.g[GS.clock]
-    for i in range(n_opt):
-        x = options[i, 2]
-        t = options[i, 1]
+    for j in range(0, n_opt, 3):
+        x = options[j, 2]
         mine = s.own[p, x] > 0
         opp = opponents_at(s, p, x)
-        features[F.bld_mine, i] = 1.0 if mine else 0.0
-        features[F.bld_opp, i] = opp
-        features[F.bld_next, i] = 1.0 if t == t_next else 0.0
-        features[F.bld_now, i] = 1.0 if t == t_now else 0.0
-        features[F.bld_after, i] = 1.0 if t == (t_next + 1) % 3 else 0.0
-        features[F.bld_pax_here, i] = s.pax[x] if t == t_next else 0.0
-        features[F.bld_mine_only, i] = 1.0 if mine and opp == 0 else 0.0
+        pax_here = s.pax[x]
+        for i in range(j, j + 3):
+            t = options[i, 1]
+            features[F.bld_mine, i] = 1.0 if mine else 0.0
+            features[F.bld_opp, i] = opp
+            features[F.bld_next, i] = 1.0 if t == t_next else 0.0
+            features[F.bld_now, i] = 1.0 if t == t_now else 0.0
+            features[F.bld_after, i] = 1.0 if t == (t_next + 1) % 3 else 0.0
+            features[F.bld_pax_here, i] = pax_here if t == t_next else 0.0
+            features[F.bld_mine_only, i] = 1.0 if mine and opp == 0 else 0.0
 
 
 @kernel
@@ -256,17 +271,21 @@ def build_one(b: Board, s: State, p: int, setup: bool) -> bool:
     z = 0 if setup else open_zone(s)
     if z < 0:
         return False  # BUS-BLD-4: no empty space left
-    for x in range(s.scratch.shape[0]):
-        s.scratch[x] = 0
+    listed = s.scratch  # locals: stores through the handles' fields would reload them every step
+    options = s.options
+    bld = s.bld
+    sp_inter = b.sp_inter
+    sp_zone = b.sp_zone
+    listed[:] = 0
     n = 0
-    for sp in range(b.sp_inter.shape[0]):
-        x = b.sp_inter[sp]
-        if s.bld[sp] < 0 and b.sp_zone[sp] == z and s.scratch[x] == 0:
-            s.scratch[x] = 1  # spaces of one zone at one intersection are interchangeable: list the first
+    for sp in range(sp_inter.shape[0]):
+        x = sp_inter[sp]
+        if bld[sp] < 0 and sp_zone[sp] == z and listed[x] == 0:
+            listed[x] = 1  # spaces of one zone at one intersection are interchangeable: list the first
             for t in range(3):
-                s.options[n, 0] = sp
-                s.options[n, 1] = t
-                s.options[n, 2] = b.sp_inter[sp]
+                options[n, 0] = sp
+                options[n, 1] = t
+                options[n, 2] = x
                 n += 1
     if n == 0:
         return False
@@ -288,29 +307,35 @@ def build_one(b: Board, s: State, p: int, setup: bool) -> bool:
 
 
 @kernel
-def nearest_target(b: Board, s: State, p: int, v: int) -> int:
-    """Hops from v to the nearest intersection with passengers that p's line does not touch (0 if none)."""
+def list_targets(s: State, p: int) -> int:
+    """List in ``s.scratch`` the intersections with passengers that p's line does not touch; return how many.
+    A stick decision asks for the nearest of them from every option's new end: one scan of the board serves all."""
     pax = s.pax  # locals: the loop runs over every intersection
     own = s.own
-    dist = b.dist
-    best = 1 << 20
+    targets = s.scratch
+    n = 0
     for z in range(pax.shape[0]):
-        if pax[z] > 0 and own[p, z] == 0 and dist[v, z] < best:
-            best = dist[v, z]
-    return best if best < (1 << 20) else 0
+        if pax[z] > 0 and own[p, z] == 0:
+            targets[n] = z
+            n += 1
+    return n
 
 
 @kernel
-def free_streets_at(b: Board, s: State, x: int, skip: int) -> int:
-    """Streets at x other than ``skip`` that hold no stick."""
-    inc_s = b.inc_s
-    occ = s.occ
-    c = 0
-    for j in range(b.deg[x]):
-        st = inc_s[x, j]
-        if st != skip and occ[st] == 0:
-            c += 1
-    return c
+def nearest_target(b: Board, s: State, n_targets: int, v: int) -> int:
+    """Hops from v to the nearest of the ``n_targets`` intersections ``list_targets`` listed (0 if none)."""
+    dist = b.dist
+    targets = s.scratch
+    best = 1 << 20
+    for k in range(n_targets):
+        best = min(best, dist[v, targets[k]])
+    return best if n_targets > 0 else 0
+
+
+@kernel
+def free_streets_at(s: State, x: int, skip: int) -> int:
+    """Streets at x other than ``skip`` (a street at x) that hold no stick."""
+    return s.free[x] - (1 if s.occ[skip] == 0 else 0)
 
 
 @kernel
@@ -322,7 +347,8 @@ def fill_stick_features(b: Board, s: State, p: int, n_opt: int) -> None:
     own = s.own
     occ = s.occ
     # The line's two ends: every option starts from one of them, so their distance to a target is taken once.
-    near_end = (nearest_target(b, s, p, s.pl[p, PL.e0]), nearest_target(b, s, p, s.pl[p, PL.e0 + 1]))
+    n_targets = list_targets(s, p)
+    near_end = (nearest_target(b, s, n_targets, s.pl[p, PL.e0]), nearest_target(b, s, n_targets, s.pl[p, PL.e0 + 1]))
     for i in range(n_opt):
         st = options[i, 1]
         e = options[i, 0]
@@ -336,8 +362,8 @@ def fill_stick_features(b: Board, s: State, p: int, n_opt: int) -> None:
             m >>= 1
         features[F.st_free, i] = 1.0 if occ[st] == 0 else 0.0
         features[F.st_opp, i] = c
-        features[F.st_future, i] = free_streets_at(b, s, y, st)
-        features[F.st_toward, i] = near_end[e] - nearest_target(b, s, p, y)
+        features[F.st_future, i] = free_streets_at(s, y, st)
+        features[F.st_toward, i] = near_end[e] - nearest_target(b, s, n_targets, y)
         if new:
             features[F.st_new, i] = 1.0
             features[F.st_pax, i] = s.pax[y]
@@ -397,7 +423,7 @@ def setup_first_stick(b: Board, s: State, p: int) -> None:
             features[F.st_station, st] += b.is_station[v]
             features[F.st_bld, st] += s.nbld[v]
             features[F.st_space, st] += s.nspace[v] - s.nbld[v]
-            features[F.st_future, st] += free_streets_at(b, s, v, st)
+            features[F.st_future, st] += free_streets_at(s, v, st)
     st = decide(s, p, D.setup_stick, n_st)
     lay_first_stick(b, s, p, st)
     event(s, p, EV.setup_stick, st, b.st_a[st], b.st_b[st])
@@ -459,24 +485,41 @@ def would_win_alone(s: State, p: int, extra_gems: int) -> bool:
 
 
 @kernel
+def take_plan_facts(b: Board, s: State, p: int) -> None:
+    """``s.plan_facts[p]`` at the start of a planning phase: placing cubes moves no passenger, building, stick,
+    bus or point, so these facts hold for every planning decision of the phase."""
+    facts = s.plan_facts
+    t_now = s.g[GS.clock]
+    t_next = next_type(s) if (s.meta[M.round] > 1 or s.rules[R.clock_advances_round_1]) else t_now
+    w_now, r_now, w_next, r_next = line_want_room(s, p, t_now, t_next)
+    facts[p, PF.want_now] = w_now
+    facts[p, PF.room_now] = r_now
+    facts[p, PF.want_next] = w_next
+    facts[p, PF.room_next] = r_next
+    facts[p, PF.lead] = lead_of(s, p)
+    my_stations = 0
+    for st in b.stations:
+        if s.own[p, st] > 0:
+            my_stations += 1
+    facts[p, PF.stations] = my_stations
+
+
+@kernel
 def fill_plan_features(b: Board, s: State, p: int, n_opt: int) -> None:
     """Facts about each planning option (s.options[i, 0] = action, -1 = pass) for the current position."""
     clear_features(s, n_opt, D.plan_action)
     n = s.meta[M.n_players]
     big_m = s.g[GS.m]
     buses = s.pl[p, PL.buses]
-    t_now = s.g[GS.clock]
-    t_next = next_type(s) if (s.meta[M.round] > 1 or s.rules[R.clock_advances_round_1]) else t_now
-    w_now, r_now = line_want_room(s, p, t_now)
-    w_next, r_next = line_want_room(s, p, t_next)
+    w_now = s.plan_facts[p, PF.want_now]
+    r_now = s.plan_facts[p, PF.room_now]
+    w_next = s.plan_facts[p, PF.want_next]
+    r_next = s.plan_facts[p, PF.room_next]
     est_now = min(buses, w_now, r_now)
     est_next = min(buses, w_next, r_next)
     clock_mine = s.single[SINGLE_OF[A_CLOCK]] == p
-    lead = lead_of(s, p)
-    my_stations = 0
-    for st in b.stations:
-        if s.own[p, st] > 0:
-            my_stations += 1
+    lead = s.plan_facts[p, PF.lead]
+    my_stations = s.plan_facts[p, PF.stations]
     for i in range(n_opt):
         a = s.options[i, 0]
         f = s.features
@@ -560,6 +603,9 @@ def planning(b: Board, s: State) -> None:
         s.pl[p, PL.plan_cubes] = s.pl[p, PL.cubes]
         s.pl[p, PL.round_vroom] = 0
         s.pl[p, PL.round_deliv] = 0
+    for p in range(n):
+        if scored(s, p):
+            take_plan_facts(b, s, p)
     s.pl[start, PL.start_rounds] += 1
     event(s, start, EV.round, start, s.g[GS.m], s.g[GS.clock], s.g[GS.gems], s.g[GS.supply])
     active = n
@@ -713,8 +759,7 @@ def resolve_clock(s: State) -> bool:
         t_now = s.g[GS.clock]
         moves = s.meta[M.round] > 1 or s.rules[R.clock_advances_round_1]
         t_run = next_type(s) if moves else t_now
-        w0, r0 = line_want_room(s, p, t_now)
-        w1, r1 = line_want_room(s, p, t_run)
+        w0, r0, w1, r1 = line_want_room(s, p, t_now, t_run)
         cap_d = s.pl[p, PL.buses] * c
         last = s.g[GS.gems] == 1
         s.features[F.stop, 1] = 1.0
@@ -747,11 +792,15 @@ def resolve_clock(s: State) -> bool:
 @kernel
 def deliver_one(b: Board, s: State, p: int) -> None:
     """BUS-VROOM-5: p picks a wanting passenger on its line and an empty target building on its line."""
-    n_i = s.pax.shape[0]
+    own = s.own  # locals: the listings run over every intersection
+    want = s.want
+    room = s.room
+    options = s.options
+    n_i = want.shape[0]
     n = 0
     for x in range(n_i):
-        if s.own[p, x] > 0 and s.want[x] > 0:
-            s.options[n, 0] = x
+        if own[p, x] > 0 and want[x] > 0:
+            options[n, 0] = x
             n += 1
     i = 0
     if n > 1:
@@ -764,8 +813,8 @@ def deliver_one(b: Board, s: State, p: int) -> None:
     x = s.options[i, 0]
     n = 0
     for y in range(n_i):
-        if s.own[p, y] > 0 and s.room[y] > 0:
-            s.options[n, 0] = y
+        if own[p, y] > 0 and room[y] > 0:
+            options[n, 0] = y
             n += 1
     i = 0
     if n > 1:
@@ -888,6 +937,12 @@ def check_invariants(s: State, b: Board) -> None:
         on_board += s.pax[x]
     if on_board + s.g[GS.supply] != s.rules[R.passengers] or on_board < prev[0] or on_board != s.g[GS.board_pax]:
         raise AssertionError("BUS-INV-1: passengers not conserved or left the board")
+    for x in range(s.free.shape[0]):
+        free = 0
+        for j in range(b.deg[x]):
+            free += 1 if s.occ[b.inc_s[x, j]] == 0 else 0
+        if free != s.free[x]:
+            raise AssertionError("BUS-EXP-8: the free-street count of an intersection is out of step with its sticks")
     gems = s.g[GS.gems]
     delivered = 0
     for p in range(n):

@@ -23,12 +23,18 @@ def other_end(b: Board, street: int, x: int) -> int:
 
 
 @kernel
-def has_free_street(b: Board, s: State, x: int) -> bool:
+def has_free_street(s: State, x: int) -> bool:
     """F(X) is not empty: some street at x holds no stick of anyone (BUS-EXP-8)."""
-    for j in range(b.deg[x]):
-        if s.occ[b.inc_s[x, j]] == 0:
-            return True
-    return False
+    return s.free[x] > 0
+
+
+@kernel
+def occupy(b: Board, s: State, p: int, street: int) -> None:
+    """p's stick on ``street``; a street that was free leaves the free count of both its intersections."""
+    if s.occ[street] == 0:
+        s.free[b.st_a[street]] -= 1
+        s.free[b.st_b[street]] -= 1
+    s.occ[street] |= np.int64(1) << p
 
 
 @kernel
@@ -63,10 +69,10 @@ def legal_sticks(b: Board, s: State, p: int, opt: np.ndarray) -> int:
     e0 = s.pl[p, PL.e0]
     e1 = s.pl[p, PL.e0 + 1]
     n_ends = 1 if e0 == e1 else 2
-    free_any = has_free_street(b, s, e0) or has_free_street(b, s, e1)
+    free_any = has_free_street(s, e0) or has_free_street(s, e1)
     for e in range(n_ends):
         x = s.pl[p, PL.e0 + e]
-        free_here = has_free_street(b, s, x)
+        free_here = has_free_street(s, x)
         exc1 = (not free_here) if s.rules[R.exception1_per_end] else (not free_any)
         for j in range(b.deg[x]):
             st = b.inc_s[x, j]
@@ -101,9 +107,9 @@ def stick_is_legal(b: Board, s: State, p: int, e: int, street: int) -> bool:
     if s.occ[street] == 0:
         return True  # BUS-EXP-8
     if s.rules[R.exception1_per_end]:
-        no_free = not has_free_street(b, s, x)
+        no_free = not has_free_street(s, x)
     else:
-        no_free = not (has_free_street(b, s, s.pl[p, PL.e0]) or has_free_street(b, s, s.pl[p, PL.e0 + 1]))
+        no_free = not (has_free_street(s, s.pl[p, PL.e0]) or has_free_street(s, s.pl[p, PL.e0 + 1]))
     if no_free:
         return True  # BUS-EXP-9
     return occupants_end_here(s, street, x)  # BUS-EXP-10
@@ -114,7 +120,7 @@ def lay_first_stick(b: Board, s: State, p: int, street: int) -> None:
     """BUS-SETUP-8: the line becomes this street; its ends are the street's two intersections."""
     a = b.st_a[street]
     c = b.st_b[street]
-    s.occ[street] |= np.int64(1) << p
+    occupy(b, s, p, street)
     s.own[p, a] += 1
     s.own[p, c] += 1
     s.pl[p, PL.sticks] -= 1
@@ -134,7 +140,7 @@ def place_stick(b: Board, s: State, p: int, e: int, street: int) -> int:
     x = s.pl[p, PL.e0 + e]
     y = other_end(b, street, x)
     closes = s.own[p, y] > 0
-    s.occ[street] |= np.int64(1) << p
+    occupy(b, s, p, street)
     s.own[p, x] += 1
     s.own[p, y] += 1
     s.pl[p, PL.sticks] -= 1

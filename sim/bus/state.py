@@ -95,6 +95,10 @@ GS = namespace("GS", expand((
 )))
 """Game slots: ``State.g[GS.x]``. Player count, round, checked mode and decisions are the core's (meta, games)."""
 
+PF = namespace("PF", ("want_now", "room_now", "want_next", "room_next", "lead", "stations"))
+"""Slots of ``State.plan_facts[seat]``: what a seat's planning options are judged by that no cube placement
+changes (Σ want and room on its line under the clock's type now and next, its lead, its stations)."""
+
 
 class Fields(NamedTuple):
     """Bus's own state: lines, buildings, passengers, the action board and per-player slots."""
@@ -102,6 +106,7 @@ class Fields(NamedTuple):
     pl: np.ndarray  # int64 (n, len(PL))
     g: np.ndarray  # int64 (len(GS),)
     occ: np.ndarray  # int64 (n_streets,) bitmask of players with a stick on each street
+    free: np.ndarray  # int64 (n_inter,) streets at each intersection that hold no stick, kept as sticks are laid
     own: np.ndarray  # int64 (n, n_inter) own sticks touching each intersection (>0: on the line)
     bld: np.ndarray  # int64 (n_spaces,) -1 empty, else building type
     cap: np.ndarray  # int64 (n_inter, 3) buildings of each type per intersection
@@ -116,6 +121,7 @@ class Fields(NamedTuple):
     slot_cubes: np.ndarray  # int64 (4, MAX_SLOTS) cubes placed per slot letter over the game
     scratch: np.ndarray  # int64 (n_inter,)
     prev: np.ndarray  # int64 (3,): board passengers, M and empty spaces after the last checked round (BUS-INV-*)
+    plan_facts: np.ndarray  # int64 (n, len(PF)): each seat's planning facts, taken once per planning phase
 
 
 LAYOUT = compose("BusState", Fields, ("nspace",))
@@ -139,10 +145,10 @@ def allocate(rules, n_players: int, board: Board) -> Fields:
         nspace[v] += 1
     z = np.zeros
     return Fields(
-        pl=z((n_players, len(PL)), np.int64), g=z(len(GS), np.int64), occ=z(n_st, np.int64),
+        pl=z((n_players, len(PL)), np.int64), g=z(len(GS), np.int64), occ=z(n_st, np.int64), free=z(n_inter, np.int64),
         own=z((n_players, n_inter), np.int64), bld=z(n_sp, np.int64), cap=z((n_inter, 3), np.int64),
         nbld=z(n_inter, np.int64), nspace=nspace, pax=z(n_inter, np.int64), want=z(n_inter, np.int64),
         room=z(n_inter, np.int64), slot=z((4, MAX_SLOTS), np.int64), nslot=z(4, np.int64),
         single=z(3, np.int64), slot_cubes=z((4, MAX_SLOTS), np.int64), scratch=z(n_inter, np.int64),
-        prev=z(3, np.int64),
+        prev=z(3, np.int64), plan_facts=z((n_players, len(PF)), np.int64),
     )

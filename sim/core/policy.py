@@ -347,21 +347,35 @@ def _check_values(s: Strategy) -> None:
         raise PlaytestError(f"{where}: epsilon {s.epsilon!r} must be a probability from 0 to 1")
 
 
+def weighed_rows(weights: np.ndarray, spans: np.ndarray) -> np.ndarray:
+    """int64 (decisions, 1 + features): per decision, how many feature rows of its span some strategy of the
+    table weighs, then those rows in order. No other row is ever read (``weighed_scores``), so none other
+    needs clearing or filling: in Bus's heuristic pool, 17 of the planning decision's 54."""
+    rows = np.zeros((spans.shape[0], 1 + weights.shape[2]), np.int64)
+    for d, (lo, hi) in enumerate(spans):
+        used = lo + np.flatnonzero((weights[:, d, lo:hi] != 0.0).any(axis=0))
+        rows[d, 0] = len(used)
+        rows[d, 1:1 + len(used)] = used
+    return rows
+
+
 @kernel(inline="always")
-def span_scores(weights: np.ndarray, strat: int, decision: int, features: np.ndarray, lo: int, hi: int, n_opt: int,
-                scores: np.ndarray) -> None:
-    """scores[i] = option i's features lo..hi-1 (``features[lo:hi, i]``) dotted with the strategy's weights.
+def weighed_scores(weights: np.ndarray, strat: int, decision: int, features: np.ndarray, rows: np.ndarray,
+                   n_opt: int, scores: np.ndarray) -> None:
+    """scores[i] = option i's features dotted with the strategy's weights, over the decision's weighed rows
+    (``weighed_rows``: ``rows[decision]``).
 
     Feature by feature over all options: each step is one contiguous, vectorisable row, and every option's
-    sum is still added in feature order. A zero weight is skipped: it leaves every sum unchanged, and the
-    features a decision does not fill (always weighted 0) are never read.
+    sum is still added in feature order. A row no strategy weighs, or this one weighs 0, is skipped: it
+    leaves every sum unchanged, and the features a decision does not fill (always weighted 0) are never read.
     """
     # Whole blocks of 8 options (within the buffers): vector code without a scalar tail. The extra scores
     # come from stale columns and are never read.
     width = min((n_opt + 7) & ~7, scores.shape[0], features.shape[1])
     for i in range(width):
         scores[i] = 0.0
-    for f in range(lo, hi):
+    for k in range(1, 1 + rows[decision, 0]):
+        f = rows[decision, k]
         w = weights[strat, decision, f]
         if w != 0.0:
             for i in range(width):
@@ -375,10 +389,10 @@ def choose(st, strat: int, decision: int, n_opt: int) -> int:
 
     ``st`` is any state with the common fields (sim/core/state.py): the strategy table (``kind``,
     ``params``, ``weights``), the option buffers (``features``: n_features x options; ``scores``: scratch of
-    at least n_opt floats), the decision spans (``span``) and the game's generator (``rng``). Only the
-    decision's span of features is scored: a feature the decision does not fill weighs 0 for it (the registry
-    refuses such weights) and zero weights are skipped, so its stale value is never read and the pick is the
-    same as over all features. Inlined into every decision site, like span_scores.
+    at least n_opt floats), the rows each decision's strategies weigh (``weighed``) and the game's generator
+    (``rng``). Only those rows are scored: a feature the decision does not fill weighs 0 for it (the registry
+    refuses such weights) and zero weights are skipped, so a stale value is never read and the pick is the
+    same as over all features. Inlined into every decision site, like weighed_scores.
     """
     kind = st.kind
     params = st.params
@@ -389,8 +403,7 @@ def choose(st, strat: int, decision: int, n_opt: int) -> int:
     if kind[strat] == POLICY_RANDOM or (params[strat, P_EPSILON] > 0.0 and uniform(rng) < params[strat, P_EPSILON]):
         return randint(rng, n_opt)
     temperature = params[strat, P_TEMPERATURE]
-    lo, hi = st.span[decision, 0], st.span[decision, 1]
-    span_scores(st.weights, strat, decision, st.features, lo, hi, n_opt, scores)
+    weighed_scores(st.weights, strat, decision, st.features, st.weighed, n_opt, scores)
     best_score = -np.inf
     for i in range(n_opt):
         best_score = max(best_score, scores[i])

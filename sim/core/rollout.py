@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.jit import kernel
-from sim.core.policy import P_TOP, POLICY_RANDOM, TIE, choose, span_scores
+from sim.core.policy import P_TOP, POLICY_RANDOM, TIE, choose, weighed_scores
 from sim.core.records import P
 from sim.core.rng import seed_playout, shuffle
 from sim.core.state import M, MC
@@ -66,8 +66,7 @@ def top_options(st, strat: int, decision: int, n_opt: int) -> None:
     m = min(int(st.params[strat, P_TOP]), n_opt)
     if st.kind[strat] != POLICY_RANDOM:
         scores = st.scores
-        span_scores(st.weights, strat, decision, st.features, st.span[decision, 0], st.span[decision, 1], n_opt,
-                    scores)
+        weighed_scores(st.weights, strat, decision, st.features, st.weighed, n_opt, scores)
         for a in range(m):  # selection: the best of the rest moves to place a
             b = a
             for j in range(a + 1, n_opt):

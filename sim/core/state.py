@@ -18,6 +18,7 @@ from numba.extending import overload
 
 from sim.core.jit import kernel
 from sim.core.names import namespace
+from sim.core.policy import weighed_rows
 from sim.core.rng import new_state as new_rng
 from sim.core.structs import BORROWED, borrow, struct_handle
 from sim.core.trace import NO_TRACE
@@ -31,6 +32,7 @@ COMMON_FIELDS = (
     ("params", "float64 (strategies, N_PARAMS): temperature, epsilon"),
     ("weights", "float64 (strategies, decisions, features)"),
     ("span", "int64 (decisions, 2): the feature columns [lo, hi) each decision fills"),
+    ("weighed", "int64 (decisions, 1 + features): the rows of each span some strategy weighs (count, then rows)"),
     ("features", "float64 (features, max_options): column i holds option i's features"),
     ("scores", "float64 (max_options,): scratch of choose()"),
     ("options", "int64 (max_options, option_width): the legal options of the decision at hand"),
@@ -62,8 +64,8 @@ because a snapshot must not restore it."""
 FORCED = 4096
 """Most rollout decisions between two boundaries (turn or round starts) of any game."""
 
-STATIC_COMMON = ("rules", "kind", "params", "weights", "span", "features", "scores", "options", "trace", "mc", "forced",
-                 "cands", "values")
+STATIC_COMMON = ("rules", "kind", "params", "weights", "span", "weighed", "features", "scores", "options", "trace",
+                 "mc", "forced", "cands", "values")
 """Common fields a snapshot shares instead of copying: fixed for a whole chunk, the buffers of the decision at
 hand (a position is saved at a boundary, between decisions) and the rollout driver's own. The decision buffers
 are most of a state's bytes, and a rollout restores a position for every playout."""
@@ -124,6 +126,7 @@ def common_arrays(spec: Any, rules: Any, n_players: int, data: Any, table: Any,
         params=np.ascontiguousarray(table.params, dtype=np.float64),
         weights=np.ascontiguousarray(table.weights, dtype=np.float64),
         span=spec.schema.span_array(),
+        weighed=weighed_rows(np.asarray(table.weights), spec.schema.span_array()),
         features=np.zeros((len(spec.schema.features), max_options), np.float64),
         scores=np.zeros(max_options, np.float64),
         options=np.zeros((max_options, spec.option_width), np.int64),

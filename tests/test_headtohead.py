@@ -1,0 +1,26 @@
+"""The head-to-head race of `playtest bench --against`: its ratios and its same-games check."""
+
+import numpy as np
+import pytest
+
+from sim.headtohead import head_to_head, ratio_summary
+
+
+def test_ratio_summary_is_the_old_versions_seconds_over_the_new():
+    """A version twice as fast takes half the seconds: its ratio is 2, however the repetitions vary."""
+    new = np.array([1.0, 2.0, 4.0])
+    summary = ratio_summary(new, 2 * new)
+    assert summary["median"] == summary["min"] == summary["max"] == pytest.approx(2.0)
+    assert summary["lo"] == summary["geo_mean"] == summary["hi"] == pytest.approx(2.0)
+    spread = ratio_summary(np.ones(4), np.array([1.0, 1.5, 2.0, 3.0]))
+    assert spread["median"] == pytest.approx(1.75) and spread["lo"] < spread["geo_mean"] < spread["hi"]
+
+
+def test_a_race_against_the_checked_out_commit_plays_the_same_games(tmp_path):
+    """HEAD extracted from git plays the same Pig games as this checkout, block by block, in its own process."""
+    race = head_to_head("pig", 2, ["HEAD"], games=300, reps=2, cache=tmp_path)
+    assert [v["label"] for v in race["versions"]][0] == "this checkout"
+    (versus,) = race["against"].values()
+    assert versus["same_games"] is True
+    assert all(v["games_per_s_median"] > 0 for v in race["versions"])
+    assert (tmp_path / race["versions"][1]["commit"] / "sim" / "pig").is_dir()
