@@ -148,33 +148,24 @@ def reach_at(st, d: Data, p: int, c: int, part: tuple) -> int:
 
 
 @kernel
-def fill_reach(st, d: Data, p: int) -> None:
-    """st.reach[c] = the performance level p would score at city c's request (0 where p may not perform)."""
-    part = player_part(st, d, p)
-    reach = st.reach
-    for c in range(reach.shape[0]):
-        reach[c] = reach_at(st, d, p, c, part)
-
-
-@kernel
 def fill_near(st, d: Data, p: int) -> None:
     """st.near[what, k] = the most of ``what`` (NEAR_LEVEL, NEAR_TALENT, NEAR_RIVALS) over the cities within k
-    steps of p's train, from st.reach and st.rivals: one pass over the cities serves every turn option's allowance.
-    The arrays are read into locals once: a store through the handle would make each later field read load the
-    field again."""
+    steps of p's train (reach_at, st.rivals): one pass over the cities serves every turn option's allowance, and
+    cities beyond the longest movement are skipped. The arrays are read into locals once: a store through the
+    handle would make each later field read load the field again."""
     near = st.near
-    reach = st.reach
     rivals = st.rivals
     city_talent = st.city_talent
     dist = d.dist[st.pl[p, PL.city]]
+    part = player_part(st, d, p)
     width = near.shape[1]
     for what in range(near.shape[0]):
         for k in range(width):
             near[what, k] = 0
-    for c in range(reach.shape[0]):
+    for c in range(dist.shape[0]):
         k = dist[c]
         if k < width:
-            near[NEAR_LEVEL, k] = max(near[NEAR_LEVEL, k], reach[c])
+            near[NEAR_LEVEL, k] = max(near[NEAR_LEVEL, k], reach_at(st, d, p, c, part))
             near[NEAR_TALENT, k] = max(near[NEAR_TALENT, k], talent_on(city_talent, c))
             near[NEAR_RIVALS, k] = max(near[NEAR_RIVALS, k], rivals[c])
     for what in range(near.shape[0]):
@@ -193,7 +184,6 @@ def best_within(st, hi: int, what: int) -> int:
 def fill_turn_features(st, d: Data, p: int, n_opt: int) -> None:
     """Features of the turn options (H3): what each card can reach, costs, wages. What every option shares is taken
     once; every feature of the span is written for every option (turn_row), so none is cleared first."""
-    fill_reach(st, d, p)
     fill_rivals(st, p)
     fill_near(st, d, p)
     bill = W.wage_bill(st, d, p, 1)
@@ -201,7 +191,7 @@ def fill_turn_features(st, d: Data, p: int, n_opt: int) -> None:
     in_hand = hand_size(st, p)
     money = st.pl[p, PL.money]
     best = st.pl[p, PL.best]
-    completes_show = show_due(st, p) and st.reach[st.pl[p, PL.city]] > 0
+    completes_show = show_due(st, p) and st.near[NEAR_LEVEL, 0] > 0  # the level here
     pocket_money = st.rules[R.pocket_money]
     options = st.options
     for i in range(n_opt):

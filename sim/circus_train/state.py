@@ -122,7 +122,6 @@ class Fields(NamedTuple):
     events: np.ndarray  # int64 (n_events,) the event deck, revealed in order (CT-OPT-EVENT-1)
     gain: np.ndarray  # int64 (n,) scoring scratch
     mark: np.ndarray  # int64 (n,) engine scratch: VP (solitaire: money) before a month's scoring or a final step
-    reach: np.ndarray  # int64 (n_city,) engine scratch: performance level available per city (features)
     rivals: np.ndarray  # int64 (n_city,) engine scratch: rival circuses' counters per city (features)
     near: np.ndarray  # int64 (3, longest move + 1) engine scratch: the most of each engine.NEAR_* within k steps
     asked: np.ndarray  # int64 (7,) engine scratch: requests on the board asking for each type (features)
@@ -159,6 +158,6 @@ def allocate(rules: Rules, n_players: int, data: Data) -> Fields:
         bag=z(n_ctr, np.int64), dest=z(n_dest, np.int64), dest_disc=z(n_dest, np.int64), dest_n=z(2, np.int64),
         tried=z(N_TYPES, np.int64), plan=z(N_TYPES, np.int64), fired=z(N_TYPES, np.int64),
         events=z(data.ev_effect.shape[0], np.int64), gain=z(n_players, np.int64), mark=z(n_players, np.int64),
-        reach=z(n_city, np.int64), rivals=z(n_city, np.int64), near=z((3, longest_move(data) + 1), np.int64),
+        rivals=z(n_city, np.int64), near=z((3, longest_move(data) + 1), np.int64),
         asked=z(N_TYPES, np.int64),
     )
