@@ -68,6 +68,7 @@ class Data(NamedTuple):
     ctr_base: np.ndarray  # (n_ctr,) PR base points
     ctr_two_week: np.ndarray  # (n_ctr,) 1 for a two-week show (CT-TWO-1)
     ctr_bonus: np.ndarray  # (n_ctr, 7) PR bonus per type, 0 = not asked for (CT-PERF-2)
+    ctr_asks: np.ndarray  # (n_ctr,) the types a PR asks for, one byte per type (a request count adds these)
     ctr_talent: np.ndarray  # (n_ctr, 7) talent a BC puts on the board (CT-REPL-4)
     ctr_points: np.ndarray  # (n_ctr,) VP of a Points counter (CT-PTS-1)
     ctr_char: np.ndarray  # (n_ctr,) character index (BILL..TED) or -1
@@ -379,6 +380,12 @@ def _events(raw: dict, f: Path) -> dict:
     return dict(items=items, types=types, deck=np.array([deck], dtype=np.int64), **a)
 
 
+def asks_packed(bonus: np.ndarray) -> np.ndarray:
+    """Per counter, byte t is 1 when it asks for type t (a bonus above 0): summing a board's words counts the
+    requests asking for each type at once (engine.count_asked), as long as a byte stays below 256."""
+    return ((bonus > 0).astype(np.int64) << (8 * np.arange(bonus.shape[1], dtype=np.int64))).sum(axis=1)
+
+
 def _stand_ins(raws: dict[str, dict], counters: dict) -> tuple[str, ...]:
     """Every value in use that its file labels a designed stand-in (reports must name them)."""
     out = []
@@ -437,7 +444,8 @@ def load_data(path: str | None = None) -> CircusData:
         adj=m["adj"], deg=m["deg"], dist=m["dist"], is_start=m["is_start"], is_dest=m["is_dest"],
         dest_city=cards["dest"], wage=t["wage"], talent_count=t["count"], is_animal=t["animal"],
         setup_choice=t["choice"], ctr_season=c["season"], ctr_kind=c["kind"], ctr_base=c["base"],
-        ctr_two_week=c["two_week"], ctr_bonus=c["bonus"], ctr_talent=c["talent"], ctr_points=c["points"],
+        ctr_two_week=c["two_week"], ctr_bonus=c["bonus"], ctr_asks=asks_packed(c["bonus"]), ctr_talent=c["talent"],
+        ctr_points=c["points"],
         ctr_char=c["char"], char_counter=c["char_counter"], card_copies=cards["copies"], card_move_max=cards["move"],
         card_min_players=cards["minp"], card_advanced=cards["adv"], month_weeks=cal["weeks"],
         month_season=cal["season"], month_quota=cal["quota"], month_price=cal["price"],

@@ -28,11 +28,12 @@ from sim.circus_train.final import (FINAL_STEPS, final_step, final_step_applies,
                                    taxes_begin)
 from sim.circus_train.invariants import broken_invariant, quota_met
 from sim.circus_train.movement import arrive, move_bounds, move_options
-from sim.circus_train.perform import end_turn_shows, perform, performance_level, show_due, show_reserved_by_other
+from sim.circus_train.perform import (end_turn_shows, famous_types, level_extra, owned_types, perform, performance_level,
+                                      request_level, show_due, show_reserved_by_other)
 from sim.circus_train.points import success_max
 from sim.circus_train.records import END_SEPTEMBER, GC, PC
 from sim.circus_train.roustabout import (change_season, city_talent_count, occupied_count, retire_lone_characters,
-                                         roustabout)
+                                         roustabout, talent_on)
 from sim.circus_train.rules import CHOICES, R
 from sim.circus_train.schema import D, F
 from sim.circus_train.scoring import (catch_up_options, catch_up_thief, most_talent, pass_first_player,
@@ -42,7 +43,7 @@ from sim.circus_train.setup import (place_train, setup_board, setup_supply, star
 from sim.circus_train.state import GS, LAYOUT, PL, ST
 from sim.core.jit import kernel
 from sim.core.names import namespace
-from sim.core.play import checking, clear_features, decide, event, scored
+from sim.core.play import checking, decide, event, scored
 from sim.core.state import M
 from sim.core.turns import GOES_ON, bind_turns
 
@@ -84,123 +85,196 @@ MONEY_ONLY = CHOICES["solo_scoring"].index("money_only")
 
 
 # ------------------------------------------------------------------------------------------------ features
-@kernel
-def asked(st, d: Data, t: int) -> int:
-    """Requests on the board that ask for talent type t (CT-PERF-2)."""
-    k = 0
-    if t < 0 or t >= N_TYPES:
-        return 0
-    for c in range(st.city_item.shape[0]):
-        item = st.city_item[c]
-        if item >= 0 and d.ctr_kind[item] == PR and d.ctr_bonus[item, t] > 0:
-            k += 1
-    return k
+@kernel(inline="always")
+def clear_options(st, decision: int, n_opt: int) -> None:
+    """Zero the decision's features of options 0..n_opt-1 option by option, a few scalar stores each, before the
+    features an option has are written: the core's clear_features calls memset once per feature row, which cost
+    more than the stores for the few options of a Circus Train decision (6% of its time with memset)."""
+    fe = st.features
+    lo, hi = st.span[decision, 0], st.span[decision, 1]
+    for i in range(n_opt):
+        for f in range(lo, hi):
+            fe[f, i] = 0.0
+
+
+NEAR_LEVEL, NEAR_TALENT, NEAR_RIVALS = range(3)
+"""Rows of ``st.near``: performance level, talent counters, rival circuses' counters."""
 
 
 @kernel
-def rival_counters(st, p: int, c: int) -> int:
-    """Talent counters of the other circuses whose trains stand on city c (what Overnight Hire may steal)."""
-    k = 0
+def count_asked(st, d: Data) -> None:
+    """st.asked[t] = requests on the board that ask for talent type t (CT-PERF-2), for every type at once: the
+    cities' packed asks (data.asks_packed; 0 for a counter that is no PR) summed in one word. A decision weighs
+    each option's type by it."""
+    city_item = st.city_item
+    asks = d.ctr_asks
+    packed = 0
+    for c in range(city_item.shape[0]):
+        item = city_item[c]
+        if item >= 0:
+            packed += asks[item]
+    for t in range(N_TYPES):
+        st.asked[t] = packed >> 8 * t & 0xFF
+
+
+@kernel
+def fill_rivals(st, p: int) -> None:
+    """st.rivals[c] = talent counters of the other circuses whose trains stand on city c (what Overnight Hire may
+    steal), for every city at once."""
+    rivals = st.rivals
+    for c in range(rivals.shape[0]):
+        rivals[c] = 0
     for q in range(st.meta[M.n_players]):
-        if q != p and st.pl[q, PL.city] == c:
-            for t in range(N_TYPES):
-                k += st.own[q, t]
-    return k
+        c = st.pl[q, PL.city]
+        if q != p and c >= 0:
+            rivals[c] += owned(st, q)
+
+
+@kernel(inline="always")
+def player_part(st, d: Data, p: int) -> tuple:
+    """p's part of every performance level, for request_level: (owned types, famous types, famous multiplier,
+    extra points)."""
+    return owned_types(st, p), famous_types(st, d, p, -1), st.rules[R.famous_multiplier], level_extra(st, d, p)
+
+
+@kernel(inline="always")
+def reach_at(st, d: Data, p: int, c: int, part: tuple) -> int:
+    """The performance level p would score at city c's request, 0 where p may not perform; p's part given."""
+    k = st.city_item[c]
+    if k >= 0 and d.ctr_kind[k] == PR and not show_reserved_by_other(st, p, k):
+        owned, famous, multiplier, extra = part
+        return max(1, request_level(d.ctr_base[k], d.ctr_bonus[k], owned, famous, multiplier, extra))
+    return 0
 
 
 @kernel
-def fill_reach(st, d: Data, p: int) -> None:
-    """st.reach[c] = the performance level p would score at city c's request (0 where p may not perform)."""
-    for c in range(st.reach.shape[0]):
-        k = st.city_item[c]
-        level = 0
-        if k >= 0 and d.ctr_kind[k] == PR and not show_reserved_by_other(st, p, k):
-            level = max(1, performance_level(st, d, p, k, -1))
-        st.reach[c] = level
+def fill_near(st, d: Data, p: int) -> None:
+    """st.near[what, k] = the most of ``what`` (NEAR_LEVEL, NEAR_TALENT, NEAR_RIVALS) over the cities within k
+    steps of p's train (reach_at, st.rivals): one pass over the cities serves every turn option's allowance, and
+    cities beyond the longest movement are skipped. The arrays are read into locals once: a store through the
+    handle would make each later field read load the field again."""
+    near = st.near
+    rivals = st.rivals
+    city_talent = st.city_talent
+    dist = d.dist[st.pl[p, PL.city]]
+    part = player_part(st, d, p)
+    width = near.shape[1]
+    for what in range(near.shape[0]):
+        for k in range(width):
+            near[what, k] = 0
+    for c in range(dist.shape[0]):
+        k = dist[c]
+        if k < width:
+            near[NEAR_LEVEL, k] = max(near[NEAR_LEVEL, k], reach_at(st, d, p, c, part))
+            near[NEAR_TALENT, k] = max(near[NEAR_TALENT, k], talent_on(city_talent, c))
+            near[NEAR_RIVALS, k] = max(near[NEAR_RIVALS, k], rivals[c])
+    for what in range(near.shape[0]):
+        for k in range(1, width):
+            near[what, k] = max(near[what, k], near[what, k - 1])
 
 
-@kernel
-def best_within(st, d: Data, p: int, hi: int, what: int) -> int:
-    """The most of ``what`` (0 performance level, 1 talent, 2 rival counters) over the cities within hi steps."""
-    here = st.pl[p, PL.city]
-    best = 0
-    for c in range(st.reach.shape[0]):
-        if c != here and d.dist[here, c] > hi:
-            continue
-        if what == 0:
-            v = st.reach[c]
-        elif what == 1:
-            v = city_talent_count(st, c)
-        else:
-            v = rival_counters(st, p, c)
-        best = max(best, v)
-    return best
+@kernel(inline="always")
+def best_within(st, hi: int, what: int) -> int:
+    """The most of ``what`` over the cities within hi steps (st.near, filled for the turn; as wide as the longest
+    movement)."""
+    return st.near[what, hi]
 
 
 @kernel
 def fill_turn_features(st, d: Data, p: int, n_opt: int) -> None:
-    """Features of the turn options (H3): what each card can reach, costs, wages."""
-    clear_features(st, D.turn_option, n_opt)
-    fill_reach(st, d, p)
-    here = st.pl[p, PL.city]
+    """Features of the turn options (H3): what each card can reach, costs, wages. What every option shares is taken
+    once; every feature of the span is written for every option (turn_row), so none is cleared first."""
+    fill_rivals(st, p)
+    fill_near(st, d, p)
     bill = W.wage_bill(st, d, p, 1)
     price = special_hire_price(st, d)
-    fe = st.features
+    in_hand = hand_size(st, p)
+    money = st.pl[p, PL.money]
+    best = st.pl[p, PL.best]
+    completes_show = show_due(st, p) and st.near[NEAR_LEVEL, 0] > 0  # the level here
+    pocket_money = st.rules[R.pocket_money]
+    options = st.options
     for i in range(n_opt):
-        kind = st.options[i, 0]
+        kind = options[i, 0]
         if kind == ADV.POCKET:
-            fe[F.to_pocket, i] = st.options[i, 1] * st.rules[R.pocket_money]
+            turn_row(st, i, pocket=options[i, 1] * pocket_money)
             continue
-        card = st.options[i, 1]
+        card = options[i, 1]
         lo, hi = move_bounds(st, d, p, card)
-        fe[F.to_move, i] = hi
-        fe[F.to_replay, i] = 1.0 if kind == ADV.REPLAY else 0.0
-        fe[F.to_hand_left, i] = hand_size(st, p) - (1 if kind == ADV.PLAY else 0)
+        replay = 1.0 if kind == ADV.REPLAY else 0.0
+        left = in_hand - (1 if kind == ADV.PLAY else 0)
         if card == OVERNIGHT_TRANSIT or card == HOLD or card == BASIC:
             reach = hi if card == OVERNIGHT_TRANSIT else 0
-            level = best_within(st, d, p, reach, 0)
-            fe[F.to_perform, i] = level
-            fe[F.to_new_best, i] = 1.0 if level > st.pl[p, PL.best] else 0.0
-            fe[F.to_hire, i] = best_within(st, d, p, reach, 1)
-            if show_due(st, p) and st.reach[here] > 0:
-                fe[F.to_show_due, i] = 1.0
+            level = best_within(st, reach, NEAR_LEVEL)
+            turn_row(st, i, move=hi, replay=replay, hand_left=left, perform=level,
+                     new_best=1.0 if level > best else 0.0, hire=best_within(st, reach, NEAR_TALENT),
+                     show_due=1.0 if completes_show else 0.0)
         elif card == OVERNIGHT_HIRE:
-            fe[F.to_steal, i] = best_within(st, d, p, hi, 2)
-            fe[F.to_hire, i] = best_within(st, d, p, hi, 1)
-            fe[F.to_buy, i] = price if st.pl[p, PL.money] >= price else 0
+            turn_row(st, i, move=hi, replay=replay, hand_left=left, steal=best_within(st, hi, NEAR_RIVALS),
+                     hire=best_within(st, hi, NEAR_TALENT), buy=price if money >= price else 0)
         elif card == WAGE_TRANSIT:
-            fe[F.to_wages, i] = bill
-            fe[F.to_wage_short, i] = 1.0 if bill > st.pl[p, PL.money] else 0.0
-        elif card == REST:
-            fe[F.to_rest, i] = 1.0
+            turn_row(st, i, move=hi, replay=replay, hand_left=left, wages=bill,
+                     wage_short=1.0 if bill > money else 0.0)
+        else:
+            turn_row(st, i, move=hi, replay=replay, hand_left=left, rest=1.0 if card == REST else 0.0)
+
+
+@kernel(inline="always")
+def turn_row(st, i: int, perform=0.0, new_best=0.0, hire=0.0, steal=0.0, buy=0.0, wages=0.0, wage_short=0.0,
+             move=0.0, rest=0.0, replay=0.0, pocket=0.0, hand_left=0.0, show_due=0.0) -> None:
+    """Write every turn_option feature of option i (those not given are 0)."""
+    fe = st.features
+    fe[F.to_perform, i] = perform
+    fe[F.to_new_best, i] = new_best
+    fe[F.to_hire, i] = hire
+    fe[F.to_steal, i] = steal
+    fe[F.to_buy, i] = buy
+    fe[F.to_wages, i] = wages
+    fe[F.to_wage_short, i] = wage_short
+    fe[F.to_move, i] = move
+    fe[F.to_rest, i] = rest
+    fe[F.to_replay, i] = replay
+    fe[F.to_pocket, i] = pocket
+    fe[F.to_hand_left, i] = hand_left
+    fe[F.to_show_due, i] = show_due
 
 
 @kernel
 def fill_destination_features(st, d: Data, p: int, n_opt: int) -> None:
-    """Features of the movement outcomes (H4): request, talent, Points counter, rivals at each end city."""
-    clear_features(st, D.destination, n_opt)
-    fill_reach(st, d, p)
+    """Features of the movement outcomes (H4): request, talent, Points counter, rivals at each end city. Every
+    feature of the span is written for every option, so none is cleared first; the levels are taken for the
+    option cities only, the arrays are read into locals once (see fill_near)."""
+    fill_rivals(st, p)
+    part = player_part(st, d, p)
     fe = st.features
+    options = st.options
+    rivals = st.rivals
+    city_item = st.city_item
+    city_char = st.city_char
+    best = st.pl[p, PL.best]
+    in_show = st.pl[p, PL.show] >= 0
+    claim_requires_step = st.rules[R.claim_requires_step]
     for i in range(n_opt):
-        c = st.options[i, 0]
-        moved = st.options[i, 1] != 0
-        fe[F.ds_perform, i] = st.reach[c]
-        fe[F.ds_new_best, i] = 1.0 if st.reach[c] > st.pl[p, PL.best] else 0.0
-        fe[F.ds_talent, i] = city_talent_count(st, c)
-        k = st.city_item[c]
-        if k >= 0 and d.ctr_kind[k] == POINTS and (moved or not st.rules[R.claim_requires_step]):
-            fe[F.ds_points, i] = d.ctr_points[k]
-        fe[F.ds_rivals, i] = rival_counters(st, p, c)
+        c = options[i, 0]
+        moved = options[i, 1] != 0
+        k = city_item[c]
+        claims = k >= 0 and d.ctr_kind[k] == POINTS and (moved or not claim_requires_step)
+        level = reach_at(st, d, p, c, part)
+        fe[F.ds_perform, i] = level
+        fe[F.ds_new_best, i] = 1.0 if level > best else 0.0
+        fe[F.ds_talent, i] = talent_on(st.city_talent, c)
+        fe[F.ds_points, i] = d.ctr_points[k] if claims else 0.0
+        fe[F.ds_rivals, i] = rivals[c]
         fe[F.ds_stay, i] = 0.0 if moved else 1.0
         fe[F.ds_canada, i] = d.is_start[c]
-        fe[F.ds_character, i] = 1.0 if st.city_char[c] >= 0 else 0.0
-        fe[F.ds_show_lost, i] = 1.0 if moved and st.pl[p, PL.show] >= 0 else 0.0
+        fe[F.ds_character, i] = 1.0 if city_char[c] >= 0 else 0.0
+        fe[F.ds_show_lost, i] = 1.0 if moved and in_show else 0.0
 
 
 @kernel
 def fill_action_features(st, d: Data, p: int, n_opt: int) -> None:
     """Features of the actions after the movement (H5)."""
-    clear_features(st, D.action, n_opt)
+    clear_options(st, D.action, n_opt)
     c = st.pl[p, PL.city]
     k = st.city_item[c]
     level = 0
@@ -236,45 +310,46 @@ def gains_majority(st, p: int, t: int) -> bool:
 
 @kernel
 def fill_hire_features(st, d: Data, p: int, n_opt: int) -> None:
-    """Features of the hire steps (H6): odds, wage, requests, fame and majority of the counter's type."""
+    """Features of the hire steps (H6): odds, wage, requests (st.asked, counted by do_hire), fame and majority of
+    the counter's type. Every feature of the span is written for every option, so none is cleared first; the
+    arrays are read into locals once (see fill_near)."""
     rules = st.rules
-    clear_features(st, D.hire_step, n_opt)
     odds = min(6, success_max(st, d, p, rules[R.hire_success_max]) + hire_delta(st, d))
     fe = st.features
+    options = st.options
+    asked = st.asked
+    own = st.own[p]
+    money = st.pl[p, PL.money]
+    famous = rules[R.famous_threshold]
     for i in range(n_opt):
-        kind = st.options[i, 0]
-        t = st.options[i, 1]
-        cost = 0
-        if kind == H.ADD:
-            fe[F.hs_add, i] = 1.0
+        kind = options[i, 0]
+        t = options[i, 1]
+        sam = kind == H.SAM_TAKE or kind == H.SAM_REP
+        cost = rules[R.hire_buy_cost] if kind == H.BUY_IT else 0
+        typed = t >= 0 and kind != H.PASS
+        fe[F.hs_add, i] = 1.0 if kind == H.ADD else 0.0
+        fe[F.hs_go, i] = 1.0 if kind == H.GO else 0.0
+        fe[F.hs_roll, i] = 1.0 if kind == H.ROLL_ONE else 0.0
+        fe[F.hs_buy, i] = 1.0 if kind == H.BUY_IT else 0.0
+        fe[F.hs_pass, i] = 1.0 if kind == H.PASS else 0.0
+        fe[F.hs_sam, i] = 1.0 if sam else 0.0
+        if kind == H.ADD or kind == H.ROLL_ONE:
             fe[F.hs_odds, i] = odds
-        elif kind == H.GO:
-            fe[F.hs_go, i] = 1.0
-        elif kind == H.ROLL_ONE:
-            fe[F.hs_roll, i] = 1.0
-            fe[F.hs_odds, i] = odds
-        elif kind == H.BUY_IT:
-            fe[F.hs_buy, i] = 1.0
-            fe[F.hs_odds, i] = 6.0
-            cost = rules[R.hire_buy_cost]
-        elif kind == H.PASS:
-            fe[F.hs_pass, i] = 1.0
-        else:
-            fe[F.hs_sam, i] = 1.0
-            fe[F.hs_odds, i] = 6.0
-        fe[F.hs_money_left, i] = (st.pl[p, PL.money] - cost) / 10.0
-        if t >= 0 and kind != H.PASS:
-            fe[F.hs_wage, i] = d.wage[t]
-            fe[F.hs_asked, i] = asked(st, d, t)
-            fe[F.hs_famous, i] = 1.0 if st.own[p, t] + 1 == rules[R.famous_threshold] else 0.0
-            fe[F.hs_majority, i] = 1.0 if gains_majority(st, p, t) else 0.0
-            fe[F.hs_animal_new, i] = 1.0 if d.is_animal[t] and st.own[p, t] == 0 else 0.0
+        else:  # a buy or Smuggler Sam is sure; stopping or passing rolls nothing
+            fe[F.hs_odds, i] = 6.0 if kind == H.BUY_IT or sam else 0.0
+        fe[F.hs_money_left, i] = (money - cost) / 10.0
+        fe[F.hs_wage, i] = d.wage[t] if typed else 0.0
+        fe[F.hs_asked, i] = asked[t] if typed else 0.0
+        fe[F.hs_famous, i] = 1.0 if typed and own[t] + 1 == famous else 0.0
+        fe[F.hs_majority, i] = 1.0 if typed and gains_majority(st, p, t) else 0.0
+        fe[F.hs_animal_new, i] = 1.0 if typed and d.is_animal[t] and own[t] == 0 else 0.0
 
 
 @kernel
 def fill_special_features(st, d: Data, p: int, n_opt: int) -> None:
     """Features of the Special Hire choices (H7)."""
-    clear_features(st, D.special_hire, n_opt)
+    clear_options(st, D.special_hire, n_opt)
+    count_asked(st, d)
     price = special_hire_price(st, d)
     money = st.pl[p, PL.money]
     bill = W.wage_bill(st, d, p, 1)
@@ -295,7 +370,7 @@ def fill_special_features(st, d: Data, p: int, n_opt: int) -> None:
             fe[F.sp_price, i] = price
             if kind == SH.BUY:
                 wage = W.unit_wage(st, d, p, arg, 1)
-                fe[F.sp_asked, i] = asked(st, d, arg)
+                fe[F.sp_asked, i] = st.asked[arg]
                 fe[F.sp_wage, i] = wage
                 fe[F.sp_wage_short, i] = 1.0 if money - price < bill + wage else 0.0
                 fe[F.sp_famous, i] = 1.0 if st.own[p, arg] + 1 == st.rules[R.famous_threshold] else 0.0
@@ -318,7 +393,8 @@ def owned(st, q: int) -> int:
 @kernel
 def fill_steal_features(st, d: Data, p: int, n_opt: int) -> None:
     """Features of the steal target sets (H7)."""
-    clear_features(st, D.steal_target, n_opt)
+    clear_options(st, D.steal_target, n_opt)
+    count_asked(st, d)
     fe = st.features
     for i in range(n_opt):
         for j in range(3):
@@ -329,7 +405,7 @@ def fill_steal_features(st, d: Data, p: int, n_opt: int) -> None:
             if x >= N_TYPES:
                 fe[F.sl_character, i] += 1.0
                 continue
-            fe[F.sl_asked, i] += asked(st, d, x)
+            fe[F.sl_asked, i] += st.asked[x]
             fe[F.sl_wage, i] += d.wage[x]
             if st.own[p, x] + 1 == st.rules[R.famous_threshold]:
                 fe[F.sl_famous, i] += 1.0
@@ -338,7 +414,8 @@ def fill_steal_features(st, d: Data, p: int, n_opt: int) -> None:
 @kernel
 def fill_keep_features(st, d: Data, p: int, mult: int, n_opt: int) -> None:
     """Features of the wage choices (H8): keep one more counter of a type, or stop."""
-    clear_features(st, D.wage_keep, n_opt)
+    clear_options(st, D.wage_keep, n_opt)
+    count_asked(st, d)
     fe = st.features
     for i in range(n_opt):
         if st.options[i, 0] == W.DONE:
@@ -346,7 +423,7 @@ def fill_keep_features(st, d: Data, p: int, mult: int, n_opt: int) -> None:
             continue
         t = st.options[i, 1]
         fe[F.wk_wage, i] = W.unit_wage(st, d, p, t, mult)
-        fe[F.wk_asked, i] = asked(st, d, t)
+        fe[F.wk_asked, i] = st.asked[t]
         fe[F.wk_famous, i] = 1.0 if st.plan[t] < st.rules[R.famous_threshold] <= st.own[p, t] else 0.0
         fe[F.wk_last_animal, i] = 1.0 if d.is_animal[t] and st.plan[t] == 0 else 0.0
         fe[F.wk_clown, i] = 1.0 if t == CLOWN and st.plan[t] == 0 else 0.0
@@ -359,7 +436,7 @@ def yes_no(st, p: int, decision: int, feature: int) -> bool:
     st.options[0, 0] = 0
     st.options[1, 0] = 1
     if scored(st, p):
-        clear_features(st, decision, 2)
+        clear_options(st, decision, 2)
         st.features[feature, 1] = 1.0
     return decide(st, p, decision, 2) == 1
 
@@ -397,7 +474,7 @@ def do_perform(st, d: Data, p: int) -> None:
     c = st.pl[p, PL.city]
     k = st.city_item[c]
     if n_opt > 1 and scored(st, p):
-        clear_features(st, D.ronald, n_opt)
+        clear_options(st, D.ronald, n_opt)
         for i in range(n_opt):
             st.features[F.ro_level, i] = performance_level(st, d, p, k, st.options[i, 0])
     ronald = st.options[decide(st, p, D.ronald, n_opt), 0]
@@ -416,8 +493,11 @@ def do_perform(st, d: Data, p: int) -> None:
 
 @kernel
 def do_hire(st, d: Data, p: int) -> None:
-    """One hire action (CT-HIRE-*): declare, roll, buy after a failure, until the action is over."""
+    """One hire action (CT-HIRE-*): declare, roll, buy after a failure, until the action is over. The requests per
+    type are counted once (st.asked): hiring moves no request."""
     H.hire_begin(st)
+    if scored(st, p):
+        count_asked(st, d)
     while not H.hire_over(st):
         n_opt = H.hire_options(st, d, p)
         if n_opt == 0:
@@ -522,7 +602,7 @@ def place_fired_talent(st, d: Data, firer: int) -> None:
         city = W.fired_city_default(st, d, chooser, firer, n_opt)
     else:
         if scored(st, chooser):
-            clear_features(st, D.fired_city, n_opt)
+            clear_options(st, D.fired_city, n_opt)
             for i in range(n_opt):
                 c = st.options[i, 0]
                 st.features[F.fc_near_me, i] = -d.dist[st.pl[chooser, PL.city], c]
@@ -560,7 +640,7 @@ def take_action(st, d: Data, p: int, card: int) -> None:
         st.options[0, 0] = 0
         st.options[1, 0] = 1
         if scored(st, p):
-            clear_features(st, D.parade_reward, 2)
+            clear_options(st, D.parade_reward, 2)
             st.features[F.pa_vp, 0] = 1.0
             st.features[F.pa_rep, 1] = 1.0
         rep = decide(st, p, D.parade_reward, 2) == 1
@@ -580,7 +660,7 @@ def rest(st, d: Data, p: int) -> None:
     if n_opt == 0:
         return
     if scored(st, p):
-        clear_features(st, D.rest_reward, n_opt)
+        clear_options(st, D.rest_reward, n_opt)
         for i in range(n_opt):
             if st.options[i, 0] == ADV.REST_REPUTATION:
                 st.features[F.rr_rep, i] = 1.0
@@ -599,7 +679,7 @@ def sam_reputation(st, d: Data, p: int) -> None:
     st.options[0, 0] = 0
     st.options[1, 0] = 1
     if scored(st, p):
-        clear_features(st, D.sam_reputation, 2)
+        clear_options(st, D.sam_reputation, 2)
         st.features[F.sr_yes, 1] = 1.0
         st.features[F.sr_gain, 1] = 1.0 if st.pl[p, PL.rep] < d.rep_meta[REP_TOP] else 0.0
         st.features[F.sr_last_week, 1] = 1.0 if st.g[GS.week] == d.week_month.shape[0] - 1 else 0.0
@@ -688,7 +768,8 @@ def catch_up(st, d: Data) -> None:
         return
     n_opt = catch_up_options(st, d, thief)
     if scored(st, thief):
-        clear_features(st, D.catch_up, n_opt)
+        clear_options(st, D.catch_up, n_opt)
+        count_asked(st, d)
         for i in range(n_opt):
             q = st.options[i, 0]
             item = st.options[i, 1]
@@ -698,7 +779,7 @@ def catch_up(st, d: Data) -> None:
             st.features[F.cu_victim_vp, i] = st.pl[q, PL.vp]
             if item < N_TYPES:
                 st.features[F.cu_wage, i] = d.wage[item]
-                st.features[F.cu_asked, i] = asked(st, d, item)
+                st.features[F.cu_asked, i] = st.asked[item]
     i = decide(st, thief, D.catch_up, n_opt)
     q = st.options[i, 0]
     item = st.options[i, 1]
@@ -722,7 +803,7 @@ def reveal(st, d: Data) -> None:
     if chooser >= 0:
         n_opt = event_options(st, d, e, chooser)
         if scored(st, chooser):
-            clear_features(st, D.event_choice, n_opt)
+            clear_options(st, D.event_choice, n_opt)
             for i in range(n_opt):
                 u = st.options[i, 0]
                 if u < N_TYPES:
@@ -866,13 +947,14 @@ def setup_game(st, d: Data) -> None:
             if n_opt == 0:
                 break
             if scored(st, p):
-                clear_features(st, D.start_talent, n_opt)
+                clear_options(st, D.start_talent, n_opt)
+                count_asked(st, d)
                 for j in range(n_opt):
                     t = st.options[j, 0]
                     st.features[F.st_wage, j] = d.wage[t]
                     st.features[F.st_animal, j] = d.is_animal[t]
                     st.features[F.st_have, j] = st.own[p, t]
-                    st.features[F.st_asked, j] = asked(st, d, t)
+                    st.features[F.st_asked, j] = st.asked[t]
             t = st.options[decide(st, p, D.start_talent, n_opt), 0]
             take_start_talent(st, p, t)
             st.stat[p, ST.start_talent + t] += 1
@@ -882,7 +964,7 @@ def setup_game(st, d: Data) -> None:
         p = (st.g[GS.first] + i) % n
         n_opt = start_city_options(st, d)
         if scored(st, p):
-            clear_features(st, D.start_city, n_opt)
+            clear_options(st, D.start_city, n_opt)
             for j in range(n_opt):
                 c = st.options[j, 0]
                 for x in range(st.city_item.shape[0]):

@@ -57,19 +57,21 @@ def move_options(st, d: Data, p: int, lo: int, hi: int) -> int:
     city not moved when 0 steps are allowed.
     """
     start = st.pl[p, PL.city]
+    options = st.options  # in a local: a store through the handle would reload it and d.dist each step
+    dist = d.dist[start]
     n = 0
     if lo == 0:
-        st.options[n, 0] = start
-        st.options[n, 1] = 0
+        options[n, 0] = start
+        options[n, 1] = 0
         n += 1
     if hi >= 2:
-        st.options[n, 0] = start
-        st.options[n, 1] = 1
+        options[n, 0] = start
+        options[n, 1] = 1
         n += 1
-    for c in range(d.deg.shape[0]):
-        if c != start and 1 <= d.dist[start, c] <= hi:
-            st.options[n, 0] = c
-            st.options[n, 1] = 1
+    for c in range(dist.shape[0]):
+        if c != start and 1 <= dist[c] <= hi:
+            options[n, 0] = c
+            options[n, 1] = 1
             n += 1
     return n
 

@@ -18,21 +18,53 @@ def performance_level(st, d: Data, p: int, k: int, ronald_type: int) -> int:
     that type, doubled when p owns famous_threshold or more (or it is Ringmaster Ronald's chosen type, clowns or
     acrobats, CT-OPT-CHAR-7), plus the bases of p's earlier PRs, plus Big Bertha's 10 (CT-OPT-CHAR-10), plus an
     Event card's change; never below 0. ``ronald_type`` is -1 when Ronald is not used."""
-    rules = st.rules
-    level = d.ctr_base[k]
+    return request_level(d.ctr_base[k], d.ctr_bonus[k], owned_types(st, p), famous_types(st, d, p, ronald_type),
+                         st.rules[R.famous_multiplier], level_extra(st, d, p))
+
+
+@kernel(inline="always")
+def request_level(base: int, bonus, owned: int, famous: int, multiplier: int, extra: int) -> int:
+    """Level of a PR of ``base`` points and per-type ``bonus`` (0: not asked for) for a circus owning the types of
+    bit set ``owned``, those of ``famous`` times ``multiplier``, plus ``extra`` (see performance_level). Split off
+    so a feature pass over every request takes p's part once; without branches, as which types count is
+    unpredictable."""
+    level = base + extra
     for t in range(N_TYPES):
-        if d.ctr_bonus[k, t] > 0 and st.own[p, t] >= 1:
-            bonus = d.ctr_bonus[k, t]
-            famous = st.own[p, t] >= rules[R.famous_threshold]
-            if t == ronald_type and owns_character(st, d, p, RONALD):
-                famous = True
-            if famous:
-                bonus *= rules[R.famous_multiplier]
-            level += bonus
-    level += st.pl[p, PL.pr_base] + level_delta(st, d)
-    if owns_character(st, d, p, BERTHA):
-        level += rules[R.bertha_bonus]
+        level += bonus[t] * (owned >> t & 1) * (1 + (multiplier - 1) * (famous >> t & 1))
     return max(0, level)
+
+
+@kernel
+def owned_types(st, p: int) -> int:
+    """Bit set of the talent types p owns a counter of."""
+    bits = 0
+    for t in range(N_TYPES):
+        if st.own[p, t] >= 1:
+            bits |= 1 << t
+    return bits
+
+
+@kernel
+def famous_types(st, d: Data, p: int, ronald_type: int) -> int:
+    """Bit set of the types whose bonus p doubles: famous_threshold or more counters (CT-PERF-3), or Ringmaster
+    Ronald's chosen type (CT-OPT-CHAR-7)."""
+    bits = 0
+    for t in range(N_TYPES):
+        if st.own[p, t] >= st.rules[R.famous_threshold]:
+            bits |= 1 << t
+    if ronald_type >= 0 and owns_character(st, d, p, RONALD):
+        bits |= 1 << ronald_type
+    return bits
+
+
+@kernel
+def level_extra(st, d: Data, p: int) -> int:
+    """What every performance of p adds to the request's own points: the bases of p's earlier PRs (CT-PERF-4),
+    an Event card's change (CT-PERF-5) and Big Bertha's bonus (CT-OPT-CHAR-10)."""
+    extra = st.pl[p, PL.pr_base] + level_delta(st, d)
+    if owns_character(st, d, p, BERTHA):
+        extra += st.rules[R.bertha_bonus]
+    return extra
 
 
 @kernel

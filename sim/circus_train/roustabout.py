@@ -16,19 +16,25 @@ from sim.core.state import M
 @kernel
 def city_talent_count(st, c: int) -> int:
     """Talent counters in the city's group."""
+    return talent_on(st.city_talent, c)
+
+
+@kernel(inline="always")
+def talent_on(city_talent, c: int) -> int:
+    """Talent counters in row c of ``city_talent`` (city_talent_count for a loop that holds the array)."""
     k = 0
     for t in range(N_TYPES):
-        k += st.city_talent[c, t]
+        k += city_talent[c, t]
     return k
 
 
 @kernel
 def is_occupied(st, c: int) -> bool:
     """A PR, a Points counter or talent on the city (CT-ROUST-1); a lone character counts only with
-    ``lone_character_occupies`` (CT-AMB-9)."""
-    if st.city_item[c] >= 0 or city_talent_count(st, c) > 0:
-        return True
-    return st.rules[R.lone_character_occupies] != 0 and st.city_char[c] >= 0
+    ``lone_character_occupies`` (CT-AMB-9). Every term is evaluated, without branches: which holds is
+    unpredictable, and occupied_count asks it of every city several times a week."""
+    lone = (st.rules[R.lone_character_occupies] != 0) & (st.city_char[c] >= 0)
+    return (st.city_item[c] >= 0) | (city_talent_count(st, c) > 0) | lone
 
 
 @kernel
@@ -132,21 +138,38 @@ def replenish_one(st, d: Data) -> int:
     when the bag is empty."""
     if st.g[GS.bag_n] == 0:
         return -1
+    c = next_destination(st, d)
+    replace_contents(st, d, c)
+    return c
+
+
+@kernel
+def next_destination(st, d: Data) -> int:
+    """The city of the top Destination card, which goes to the discard pile (CT-REPL-1, CT-LIMIT-3)."""
     card = draw(st.dest, st.dest_n, st.dest_disc, st.rng)
     discard_card(st.dest_disc, st.dest_n, card)
-    c = d.dest_city[card]
+    return d.dest_city[card]
+
+
+@kernel
+def replace_contents(st, d: Data, c: int) -> None:
+    """The city's old contents are removed and counters drawn for it (CT-REPL-2..5)."""
     clear_city(st, c)
     place_on_city(st, d, c)
-    return c
 
 
 @kernel
 def fill_to(st, d: Data, target: int) -> int:
     """Replenish while fewer than ``target`` cities are occupied and the bag holds counters (CT-ROUST-2,
-    CT-LIMIT-2); return the number of cities replenished."""
+    CT-LIMIT-2); return the number of cities replenished. The occupied count is taken once and then follows the
+    one city each replenishment changes."""
     k = 0
-    while occupied_count(st) < target and st.g[GS.bag_n] > 0:
-        replenish_one(st, d)
+    occupied = occupied_count(st)
+    while occupied < target and st.g[GS.bag_n] > 0:
+        c = next_destination(st, d)
+        occupied -= 1 if is_occupied(st, c) else 0
+        replace_contents(st, d, c)
+        occupied += 1 if is_occupied(st, c) else 0
         k += 1
     return k
 

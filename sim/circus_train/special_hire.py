@@ -134,8 +134,10 @@ def steal_options(st, d: Data, p: int, q: int) -> int:
     top = N_TYPES + (N_CHARS if st.rules[R.special_characters] else 0)
     n = 0
     for a in range(top):
+        if not _has(st, d, q, a, 0):  # every set holding an item q lacks is illegal: skip them unchecked
+            continue
         for b in range(NONE, top):
-            if b != NONE and b < a:
+            if b != NONE and (b < a or not _has(st, d, q, b, 1 if b == a else 0)):
                 continue
             for c in range(NONE, top):
                 if (c != NONE and (b == NONE or c < b)) or n >= st.options.shape[0]:

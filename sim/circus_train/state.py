@@ -88,9 +88,11 @@ ST = namespace("ST", expand((
 # Where a Local News counter is (CT-STATE-3 item 2).
 LOC_ASIDE, LOC_BAG, LOC_BOARD, LOC_PLAYER, LOC_REMOVED, LOC_CHAR_RESERVE = range(6)
 
-MAX_OPTIONS = 512
+MAX_OPTIONS = 520
 """Rows of the option buffer: the largest generator (steal targets of one victim: pairs of 7 types and 6
-characters, or triples with ``steal_character_extra``) stays far below."""
+characters, or triples with ``steal_character_extra``) stays far below. Not a multiple of 64: the features
+buffer is features x MAX_OPTIONS floats, and with 512 every feature row began 4 KiB after the last, so the
+first options' features of all decisions fell into one set of the L1 cache and evicted each other."""
 OPTION_WIDTH = 4
 """Columns of an option row (a steal target set uses three)."""
 
@@ -120,7 +122,9 @@ class Fields(NamedTuple):
     events: np.ndarray  # int64 (n_events,) the event deck, revealed in order (CT-OPT-EVENT-1)
     gain: np.ndarray  # int64 (n,) scoring scratch
     mark: np.ndarray  # int64 (n,) engine scratch: VP (solitaire: money) before a month's scoring or a final step
-    reach: np.ndarray  # int64 (n_city,) engine scratch: performance level available per city (features)
+    rivals: np.ndarray  # int64 (n_city,) engine scratch: rival circuses' counters per city (features)
+    near: np.ndarray  # int64 (3, longest move + 1) engine scratch: the most of each engine.NEAR_* within k steps
+    asked: np.ndarray  # int64 (7,) engine scratch: requests on the board asking for each type (features)
 
 
 LAYOUT = compose("CircusTrainState", Fields)
@@ -130,6 +134,12 @@ State = LAYOUT.tuple_type
 def max_options(rules: Rules, n_players: int, data: Data) -> int:
     """Rows of the option buffer (see MAX_OPTIONS)."""
     return MAX_OPTIONS
+
+
+def longest_move(data: Data) -> int:
+    """The most steps a card's movement can allow: the longest printed allowance plus Brakeman Bill's step
+    (CT-OPT-CHAR-6); an Event card only caps it."""
+    return int(data.card_move_max.max()) + 1
 
 
 def allocate(rules: Rules, n_players: int, data: Data) -> Fields:
@@ -148,5 +158,6 @@ def allocate(rules: Rules, n_players: int, data: Data) -> Fields:
         bag=z(n_ctr, np.int64), dest=z(n_dest, np.int64), dest_disc=z(n_dest, np.int64), dest_n=z(2, np.int64),
         tried=z(N_TYPES, np.int64), plan=z(N_TYPES, np.int64), fired=z(N_TYPES, np.int64),
         events=z(data.ev_effect.shape[0], np.int64), gain=z(n_players, np.int64), mark=z(n_players, np.int64),
-        reach=z(n_city, np.int64),
+        rivals=z(n_city, np.int64), near=z((3, longest_move(data) + 1), np.int64),
+        asked=z(N_TYPES, np.int64),
     )
