@@ -284,9 +284,11 @@ def test_ct_repl_2_replacement_removes_old_item():
     st.dest[:2] = [int(np.flatnonzero(D.dest_city == c_pr)[0]), int(np.flatnonzero(D.dest_city == c_t)[0])]
     st.dest_n[0] = 2
     horses = st.reserve[HORSE]
-    assert RB.replenish_one(st, d) == c_t
+    assert RB.next_destination(st, d) == c_t
+    RB.replace_contents(st, d, c_t)
     assert st.reserve[HORSE] == horses + 2 and st.city_talent[c_t].sum() == 0 and st.city_item[c_t] in pts
-    assert RB.replenish_one(st, d) == c_pr
+    assert RB.next_destination(st, d) == c_pr
+    RB.replace_contents(st, d, c_pr)
     assert st.ctr_where[k] == LOC_REMOVED and st.pl[1, PL.show] == -1 and st.city_item[c_pr] in pts
     assert st.dest_n.tolist() == [0, 2]
 
@@ -341,7 +343,7 @@ def test_ct_limit_3_destination_reshuffle():
     st, d = game(3)
     st.dest_disc[:24] = np.arange(24)
     st.dest_n[:] = [0, 24]
-    assert RB.replenish_one(st, d) >= 0 and st.dest_n[0] == 23 and st.dest_n[1] == 1
+    assert RB.next_destination(st, d) >= 0 and st.dest_n[0] == 23 and st.dest_n[1] == 1
 
 
 # ----------------------------------------------------------------------------------------------- performing

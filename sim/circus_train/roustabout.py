@@ -132,20 +132,9 @@ def place_on_city(st, d: Data, c: int) -> None:
 
 
 @kernel
-def replenish_one(st, d: Data) -> int:
-    """Replenish one city (CT-REPL-1/2): the top Destination card names it (the discard pile is reshuffled when the
-    deck runs out, CT-LIMIT-3), its old contents are removed, counters are drawn for it. Returns the city, or -1
-    when the bag is empty."""
-    if st.g[GS.bag_n] == 0:
-        return -1
-    c = next_destination(st, d)
-    replace_contents(st, d, c)
-    return c
-
-
-@kernel
 def next_destination(st, d: Data) -> int:
-    """The city of the top Destination card, which goes to the discard pile (CT-REPL-1, CT-LIMIT-3)."""
+    """The city of the top Destination card, which goes to the discard pile (CT-REPL-1; the discard pile is
+    reshuffled when the deck runs out, CT-LIMIT-3). Replenishing a city is this, then ``replace_contents``."""
     card = draw(st.dest, st.dest_n, st.dest_disc, st.rng)
     discard_card(st.dest_disc, st.dest_n, card)
     return d.dest_city[card]
