@@ -273,3 +273,12 @@ def test_the_checked_build_optimises_a_called_kernel_only_in_its_callers_module(
     calls_leaf = re.compile(r"call .*_leaf")
     assert bool(calls_leaf.search(middle)) == bool(config.BOUNDSCHECK)
     assert not calls_leaf.search(top) and not re.search(r"call .*_middle", top)
+
+
+@pytest.mark.parametrize("max_options", [1, 8, 16, 100, 256, 512, 520])
+def test_feature_rows_start_an_odd_number_of_cache_lines_apart(max_options):
+    """Every option has a column, and consecutive feature rows fall in different L1 sets (512 columns did not)."""
+    from sim.core.state import feature_columns
+
+    width = feature_columns(max_options)
+    assert width >= max_options and width % 8 == 0 and (width // 8) % 2 == 1

@@ -88,11 +88,9 @@ ST = namespace("ST", expand((
 # Where a Local News counter is (CT-STATE-3 item 2).
 LOC_ASIDE, LOC_BAG, LOC_BOARD, LOC_PLAYER, LOC_REMOVED, LOC_CHAR_RESERVE = range(6)
 
-MAX_OPTIONS = 520
+MAX_OPTIONS = 512
 """Rows of the option buffer: the largest generator (steal targets of one victim: pairs of 7 types and 6
-characters, or triples with ``steal_character_extra``) stays far below. Not a multiple of 64: the features
-buffer is features x MAX_OPTIONS floats, and with 512 every feature row began 4 KiB after the last, so the
-first options' features of all decisions fell into one set of the L1 cache and evicted each other."""
+characters, or triples with ``steal_character_extra``) stays far below."""
 OPTION_WIDTH = 4
 """Columns of an option row (a steal target set uses three)."""
 
