@@ -43,7 +43,7 @@ from sim.circus_train.setup import (place_train, setup_board, setup_supply, star
 from sim.circus_train.state import GS, LAYOUT, PL, ST
 from sim.core.jit import kernel
 from sim.core.names import namespace
-from sim.core.play import checking, decide, event, scored
+from sim.core.play import checking, clear_features, decide, event, scored
 from sim.core.state import M
 from sim.core.turns import GOES_ON, bind_turns
 
@@ -85,18 +85,6 @@ MONEY_ONLY = CHOICES["solo_scoring"].index("money_only")
 
 
 # ------------------------------------------------------------------------------------------------ features
-@kernel(inline="always")
-def clear_options(st, decision: int, n_opt: int) -> None:
-    """Zero the decision's features of options 0..n_opt-1 option by option, a few scalar stores each, before the
-    features an option has are written: the core's clear_features calls memset once per feature row, which cost
-    more than the stores for the few options of a Circus Train decision (6% of its time with memset)."""
-    fe = st.features
-    lo, hi = st.span[decision, 0], st.span[decision, 1]
-    for i in range(n_opt):
-        for f in range(lo, hi):
-            fe[f, i] = 0.0
-
-
 NEAR_LEVEL, NEAR_TALENT, NEAR_RIVALS = range(3)
 """Rows of ``st.near``: performance level, talent counters, rival circuses' counters."""
 
@@ -274,7 +262,7 @@ def fill_destination_features(st, d: Data, p: int, n_opt: int) -> None:
 @kernel
 def fill_action_features(st, d: Data, p: int, n_opt: int) -> None:
     """Features of the actions after the movement (H5)."""
-    clear_options(st, D.action, n_opt)
+    clear_features(st, D.action, n_opt)
     c = st.pl[p, PL.city]
     k = st.city_item[c]
     level = 0
@@ -348,7 +336,7 @@ def fill_hire_features(st, d: Data, p: int, n_opt: int) -> None:
 @kernel
 def fill_special_features(st, d: Data, p: int, n_opt: int) -> None:
     """Features of the Special Hire choices (H7)."""
-    clear_options(st, D.special_hire, n_opt)
+    clear_features(st, D.special_hire, n_opt)
     count_asked(st, d)
     price = special_hire_price(st, d)
     money = st.pl[p, PL.money]
@@ -393,7 +381,7 @@ def owned(st, q: int) -> int:
 @kernel
 def fill_steal_features(st, d: Data, p: int, n_opt: int) -> None:
     """Features of the steal target sets (H7)."""
-    clear_options(st, D.steal_target, n_opt)
+    clear_features(st, D.steal_target, n_opt)
     count_asked(st, d)
     fe = st.features
     for i in range(n_opt):
@@ -414,7 +402,7 @@ def fill_steal_features(st, d: Data, p: int, n_opt: int) -> None:
 @kernel
 def fill_keep_features(st, d: Data, p: int, mult: int, n_opt: int) -> None:
     """Features of the wage choices (H8): keep one more counter of a type, or stop."""
-    clear_options(st, D.wage_keep, n_opt)
+    clear_features(st, D.wage_keep, n_opt)
     count_asked(st, d)
     fe = st.features
     for i in range(n_opt):
@@ -436,7 +424,7 @@ def yes_no(st, p: int, decision: int, feature: int) -> bool:
     st.options[0, 0] = 0
     st.options[1, 0] = 1
     if scored(st, p):
-        clear_options(st, decision, 2)
+        clear_features(st, decision, 2)
         st.features[feature, 1] = 1.0
     return decide(st, p, decision, 2) == 1
 
@@ -474,7 +462,7 @@ def do_perform(st, d: Data, p: int) -> None:
     c = st.pl[p, PL.city]
     k = st.city_item[c]
     if n_opt > 1 and scored(st, p):
-        clear_options(st, D.ronald, n_opt)
+        clear_features(st, D.ronald, n_opt)
         for i in range(n_opt):
             st.features[F.ro_level, i] = performance_level(st, d, p, k, st.options[i, 0])
     ronald = st.options[decide(st, p, D.ronald, n_opt), 0]
@@ -602,7 +590,7 @@ def place_fired_talent(st, d: Data, firer: int) -> None:
         city = W.fired_city_default(st, d, chooser, firer, n_opt)
     else:
         if scored(st, chooser):
-            clear_options(st, D.fired_city, n_opt)
+            clear_features(st, D.fired_city, n_opt)
             for i in range(n_opt):
                 c = st.options[i, 0]
                 st.features[F.fc_near_me, i] = -d.dist[st.pl[chooser, PL.city], c]
@@ -640,7 +628,7 @@ def take_action(st, d: Data, p: int, card: int) -> None:
         st.options[0, 0] = 0
         st.options[1, 0] = 1
         if scored(st, p):
-            clear_options(st, D.parade_reward, 2)
+            clear_features(st, D.parade_reward, 2)
             st.features[F.pa_vp, 0] = 1.0
             st.features[F.pa_rep, 1] = 1.0
         rep = decide(st, p, D.parade_reward, 2) == 1
@@ -660,7 +648,7 @@ def rest(st, d: Data, p: int) -> None:
     if n_opt == 0:
         return
     if scored(st, p):
-        clear_options(st, D.rest_reward, n_opt)
+        clear_features(st, D.rest_reward, n_opt)
         for i in range(n_opt):
             if st.options[i, 0] == ADV.REST_REPUTATION:
                 st.features[F.rr_rep, i] = 1.0
@@ -679,7 +667,7 @@ def sam_reputation(st, d: Data, p: int) -> None:
     st.options[0, 0] = 0
     st.options[1, 0] = 1
     if scored(st, p):
-        clear_options(st, D.sam_reputation, 2)
+        clear_features(st, D.sam_reputation, 2)
         st.features[F.sr_yes, 1] = 1.0
         st.features[F.sr_gain, 1] = 1.0 if st.pl[p, PL.rep] < d.rep_meta[REP_TOP] else 0.0
         st.features[F.sr_last_week, 1] = 1.0 if st.g[GS.week] == d.week_month.shape[0] - 1 else 0.0
@@ -768,7 +756,7 @@ def catch_up(st, d: Data) -> None:
         return
     n_opt = catch_up_options(st, d, thief)
     if scored(st, thief):
-        clear_options(st, D.catch_up, n_opt)
+        clear_features(st, D.catch_up, n_opt)
         count_asked(st, d)
         for i in range(n_opt):
             q = st.options[i, 0]
@@ -803,7 +791,7 @@ def reveal(st, d: Data) -> None:
     if chooser >= 0:
         n_opt = event_options(st, d, e, chooser)
         if scored(st, chooser):
-            clear_options(st, D.event_choice, n_opt)
+            clear_features(st, D.event_choice, n_opt)
             for i in range(n_opt):
                 u = st.options[i, 0]
                 if u < N_TYPES:
@@ -947,7 +935,7 @@ def setup_game(st, d: Data) -> None:
             if n_opt == 0:
                 break
             if scored(st, p):
-                clear_options(st, D.start_talent, n_opt)
+                clear_features(st, D.start_talent, n_opt)
                 count_asked(st, d)
                 for j in range(n_opt):
                     t = st.options[j, 0]
@@ -964,7 +952,7 @@ def setup_game(st, d: Data) -> None:
         p = (st.g[GS.first] + i) % n
         n_opt = start_city_options(st, d)
         if scored(st, p):
-            clear_options(st, D.start_city, n_opt)
+            clear_features(st, D.start_city, n_opt)
             for j in range(n_opt):
                 c = st.options[j, 0]
                 for x in range(st.city_item.shape[0]):
