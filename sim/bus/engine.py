@@ -407,23 +407,27 @@ def expand_one(b: Board, s: State, p: int) -> bool:
 def setup_first_stick(b: Board, s: State, p: int) -> None:
     """BUS-SETUP-8: any street, shared or not."""
     n_st = b.st_a.shape[0]
-    clear_features(s, n_st, D.expand_stick)
-    features = s.features  # a local: read once, not once per street
+    clear_features(s, n_st, D.setup_stick)
+    features = s.features  # locals: read once, not once per street
+    occ = s.occ
+    pax = s.pax
+    nbld = s.nbld
     for st in range(n_st if scored(s, p) else 0):
-        m = s.occ[st]
+        m = occ[st]
         c = 0
         while m:
             c += m & 1
             m >>= 1
+        a = b.st_a[st]
+        z = b.st_b[st]
         features[F.st_free, st] = 1.0 if c == 0 else 0.0
         features[F.st_opp, st] = c
         features[F.st_new, st] = 2.0
-        for v in (b.st_a[st], b.st_b[st]):
-            features[F.st_pax, st] += s.pax[v]
-            features[F.st_station, st] += b.is_station[v]
-            features[F.st_bld, st] += s.nbld[v]
-            features[F.st_space, st] += s.nspace[v] - s.nbld[v]
-            features[F.st_future, st] += free_streets_at(s, v, st)
+        features[F.st_pax, st] = pax[a] + pax[z]
+        features[F.st_station, st] = b.is_station[a] + b.is_station[z]
+        features[F.st_bld, st] = nbld[a] + nbld[z]
+        features[F.st_space, st] = s.nspace[a] - nbld[a] + s.nspace[z] - nbld[z]
+        features[F.st_future, st] = free_streets_at(s, a, st) + free_streets_at(s, z, st)
     st = decide(s, p, D.setup_stick, n_st)
     lay_first_stick(b, s, p, st)
     event(s, p, EV.setup_stick, st, b.st_a[st], b.st_b[st])
@@ -818,7 +822,7 @@ def deliver_one(b: Board, s: State, p: int) -> None:
             n += 1
     i = 0
     if n > 1:
-        clear_features(s, n, D.delivery_from)
+        clear_features(s, n, D.delivery_to)
         for j in range(n if scored(s, p) else 0):
             y = s.options[j, 0]
             opp = opponents_at(s, p, y)
