@@ -28,8 +28,8 @@ from sim.circus_train.final import (FINAL_STEPS, final_step, final_step_applies,
                                    taxes_begin)
 from sim.circus_train.invariants import broken_invariant, quota_met
 from sim.circus_train.movement import arrive, move_bounds, move_options
-from sim.circus_train.perform import (end_turn_shows, famous_types, level_extra, owned_types, perform, performance_level,
-                                      request_level, show_due, show_reserved_by_other)
+from sim.circus_train.perform import (end_turn_shows, famous_types, level_extra, owned_types, perform,
+                                      performance_level, request_level, show_due, show_reserved_by_other)
 from sim.circus_train.points import success_max
 from sim.circus_train.records import END_SEPTEMBER, GC, PC
 from sim.circus_train.roustabout import (change_season, city_talent_count, occupied_count, retire_lone_characters,

@@ -98,10 +98,10 @@ def decide(st, seat: int, decision: int, n_opt: int) -> int:
 @kernel
 def clear_features(st, decision: int, n_opt: int) -> None:
     """Zero the decision's weighed feature rows (the only ones ever read: ``weighed_rows``) for its first
-    ``n_opt`` options, before the game fills the features its options have: the decision then decided, whose
-    strategies' rows these are. The buffer is read into a local
-    once: a store through the handle's field would reload the field every step, keeping the loop from becoming
-    one fill per row (it took a quarter of Bus's time)."""
+    ``n_opt`` options, before the game fills the features its options have; name the decision then decided,
+    whose strategies' rows these are. The buffer is read into a local once: a store through the handle's field
+    would reload the field every step, keeping the loop from becoming one fill per row (it took a quarter of
+    Bus's time)."""
     features = st.features
     rows = st.weighed
     for k in range(1, 1 + rows[decision, 0]):

@@ -175,8 +175,8 @@ def allocate(rules: Rules, n_players: int, data: Data) -> Fields:
         pick_chain=z(n), pe_before=z(n), need=z(N_RES), buy=z(2, N_RES),
         flow_head=z(FLOW_NODES), flow_to=z(FLOW_EDGES), flow_cap=z(FLOW_EDGES), flow_cost=z(FLOW_EDGES),
         flow_next=z(FLOW_EDGES), flow_info=z(FLOW_EDGES), flow_dist=z(FLOW_NODES), flow_prev=z(FLOW_NODES),
-        flow_queue=z(FLOW_NODES + 1), flow_inq=z(FLOW_NODES), units=z(3 * MAX_CHOICE, 4), left=z(N_RES), offer=z(2, 2, N_RES),
-        stat=z(n, len(ST)), plan=z(2, 2),
+        flow_queue=z(FLOW_NODES + 1), flow_inq=z(FLOW_NODES), units=z(3 * MAX_CHOICE, 4), left=z(N_RES),
+        offer=z(2, 2, N_RES), stat=z(n, len(ST)), plan=z(2, 2),
         tile_rec=z(N_TILES, len(TREC)), gp_rec=z(3, len(GPREC)), dealt=z(1), price=z(MAX_OPT),
         pver=z(n), pv_old=z(PV_WIDTH), tc_key=z(n, TC_SLOTS) - 1, tc_stamp=z(n, TC_SLOTS), tc_cost=z(n, TC_SLOTS),
     )
