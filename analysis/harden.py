@@ -55,8 +55,7 @@ def history_frame(summary: dict[str, Any]) -> pd.DataFrame:
     for r in summary["rounds"][1:]:
         total += r["games"]
         mix = ", ".join(f"{m} {w:.0%}" for m, w in zip(r["members"], r["weights"]) if w > 0)
-        best = r.get("best_member")
-        member = f"{best}: {_interval(r['member_gains'][best])}" if best else f"{r['start']}: {_interval(r['start_gain'])}"
+        member = _member(r) if "best_member" in r else f"{r['start']}: {_interval(r['start_gain'])}"
         rows.append({"round": r["round"], "mixture measured": mix,
                      "exploitability estimate, pts [95% CI]": _interval(r["exploitability"]),
                      "searched best response's gain": _searched(r),
@@ -66,6 +65,14 @@ def history_frame(summary: dict[str, Any]) -> pd.DataFrame:
                                     else "-"), "games": f"{r['games']:,}", "games so far": f"{total:,}",
                      "seconds": f"{r['seconds']:.0f}"})
     return pd.DataFrame(rows)
+
+
+def _member(r: dict[str, Any]) -> str:
+    """The best member's gain on fresh seeds; histories written before it was measured so took the gain on the
+    games that chose the member (the largest of several noisy gains, biased up), and say so."""
+    if "best_member_gain" in r:
+        return f"{r['best_member']}: {_interval(r['best_member_gain'])}"
+    return f"{r['best_member']}: {_interval(r['member_gains'][r['best_member']])} (on the games that chose it)"
 
 
 def _searched(r: dict[str, Any]) -> str:

@@ -11,9 +11,11 @@ then
    seat drawn per game, the other seats drawn from the mixture), starting from the member that did best, and
    measures its gain over the fair share on fresh seeds; with ``--searches K`` (at most 3) K searches on their
    own seeds, the k-th from the k-th best member (one search's result is largely its luck: searches from one
-   start on two seeds found +4.9 and +13.6 pts against one Bus mixture). The largest of the gains (the
-   searched ones or the best member's) is the round's estimate of the mixture's exploitability, with its 95%
-   interval, and the search that found it is the round's best response;
+   start on two seeds found +4.9 and +13.6 pts against one Bus mixture). The largest of the gains on fresh
+   seeds (the searched ones, or a member's: each start plays its search's measuring games, so the best member
+   is not judged on the games that chose it, where the largest of six noisy gains is biased up) is the round's
+   estimate of the mixture's exploitability, with its 95% interval; the search that found most is the round's
+   best response;
 3. stops if the upper ends of all intervals are below ``--min-effect`` (no best response we found gains
    that much) in this round and in ``--confirm`` more measurements of the same mixture on fresh seeds (each
    passing measurement is followed by another, as the next round, until one fails or enough have passed), or
@@ -60,9 +62,10 @@ from sim.tune import MAX_SEED, TunePlan, plan_tune, tune
 POPULATION_FILE = "population.json"
 HISTORY_FILE = "history.json"
 SEED_STRIDE = 10
-"""Round r's studies use seeds seed + 10 r + (1, 2: the search and its fresh measurement; 3: the empirical
-game; 4: the members' measurement; 5: the rollout probe; 6, 7 and 8, 9: the second and third searches and
-their measurements), so no two studies share games."""
+"""Round r's studies use seeds seed + 10 r + (0: the best member on fresh seeds, when no search started from
+it; 1, 2: the search and its fresh measurement; 3: the empirical game; 4: the members' measurement; 5: the
+rollout probe; 6, 7 and 8, 9: the second and third searches and their measurements), so no two studies share
+games."""
 SEARCH_STEPS = (1, 6, 8)
 """The seed step of each of a round's searches (its fresh measurement plays step + 1): at most three."""
 SEARCH_SUFFIXES = ("", "b", "c")
@@ -135,8 +138,10 @@ class HardenPlan:
         return parse_min_effect(self.min_effect).points(self.fair)
 
     def measure_cost(self) -> int:
-        """Games one round's measurement costs at most: the members, the searches and their fresh A/Bs (two arms)."""
-        return MAX_STARTS * self.member_games + self.searches * (self.search_games + 2 * self.final_games)
+        """Games one round's measurement costs at most: the members, the searches and their fresh A/Bs (two arms),
+        and the best member on fresh seeds when no search started from it."""
+        return (MAX_STARTS * self.member_games + self.searches * (self.search_games + 2 * self.final_games)
+                + self.final_games)
 
     def round_cost(self) -> int:
         """Games one more round costs at most: its measurement and, with the nash meta-solver, its empirical game."""
@@ -236,7 +241,8 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
             f"--budget {budget:,} games is too small for one round: the pool's empirical game "
             f"({0 if start_weights else meta_games:,}), one "
             f"measurement (up to {MAX_STARTS} x {member_games:,} member games, {search_games:,} search + 2 x "
-            f"{final_games:,} measuring games{f', {searches} times' if searches > 1 else ''}) and the rollout probe "
+            f"{final_games:,} measuring games{f', {searches} times' if searches > 1 else ''}, {final_games:,} more "
+            "for the best member) and the rollout probe "
             f"({probe_games:,}) need {plan.first_cost():,}; raise --budget or lower --search-games, --final-games, "
             "--meta-games, --member-games, --probe-games or --searches")
     _best_response(plan, Population(plan.pool, start_weights or (1.0 / len(names),) * len(names)), 1,
@@ -352,26 +358,49 @@ class HardenRun:
         return (plan, gain(root / record["arms"][1], plan.name, self.plan.threshold),
                 gain(root / record["arms"][0], plan.start_copy, self.plan.threshold))
 
+    def member_fresh(self, population: Population, round_: int, member: str) -> Finding:
+        """``member`` in one seat against ``population`` on fresh seeds (``final_games``, seed step 0): its gain
+        on the games that chose it as the best member is the largest of several noisy estimates, biased up."""
+        p = self.plan
+        registry = get_game(p.game).strategies
+        copy = registry.register(replace(registry.get(member), name=f"{member}@r{round_}-fresh",
+                                         description=f"{member}, measured again against the round {round_} mixture"))
+        out = self.root / f"round-{round_:02d}" / "members-fresh" / member
+        run_study(p.game, p.n_players, p.final_games, population.lineup(copy.name), seed=p.seed_of(round_, 0),
+                  jobs=self.jobs, out=out, progress=self.progress, mixture=population.mixture(copy.name),
+                  overrides=p.overrides)
+        self.spent += p.final_games
+        return gain(out, copy.name, p.threshold)
+
     def measure(self, population: Population, round_: int) -> tuple[str, list[Finding], Finding, dict[str, Any]]:
         """Measure the members against ``population``, tune round ``round_``'s best responses from the best of
         them and measure them on fresh seeds; (the name of the search that gained most, every search's gain,
-        largest first, the best member's gain, the record)."""
+        largest first, the best member's gain on fresh seeds, the record). A search's start plays its A/B's
+        first arm, so the members it starts from are measured on fresh seeds there; the best member is measured
+        on its own fresh seeds only when no search started from it (a start that is not a weights strategy)."""
         members = self.last_gains = self.member_gains(population, round_)
         ranked = sorted(members, key=lambda m: -members[m].estimate)
         searches = sorted((self.search(population, round_, ranked[k % len(ranked)], k)
                            for k in range(self.plan.searches)), key=lambda s: -s[1].estimate)
+        fresh = {q.start: s for q, _, s in searches if q.start in members}
+        if ranked[0] not in fresh:
+            fresh[ranked[0]] = self.member_fresh(population, round_, ranked[0])
+        best = max(fresh, key=lambda m: fresh[m].estimate)
         plan, _, start = searches[0]
         what = {"best_response": plan.name, "start": plan.start, "search_games": plan.generations * plan.popsize *
                 plan.block, "measured_on_games": plan.final_games, "start_gain": finding_record(start),
-                "best_member": ranked[0], "member_gains": {m: finding_record(f) for m, f in members.items()},
+                "best_member": best, "best_member_gain": finding_record(fresh[best]),
+                "members_fresh": {m: finding_record(f) for m, f in fresh.items()},
+                "member_gains": {m: finding_record(f) for m, f in members.items()},
                 "searches": [{"best_response": q.name, "start": q.start, "seed": q.seed, **finding_record(f)}
                              for q, f, _ in searches]}
-        return plan.name, [f for _, f, _ in searches], members[ranked[0]], what
+        return plan.name, [f for _, f, _ in searches], fresh[best], what
 
     def measured_round(self, population: Population, round_: int) -> tuple[
             tuple[Population, Finding, dict[str, Any]], list[Finding], Finding, dict[str, Any]]:
         """Measure ``population`` as round ``round_``: (population, exploitability estimate, record), every
-        searched best response's gain (largest first), the best member's gain, and the round's history entry."""
+        searched best response's gain (largest first), the best member's gain on fresh seeds, and the round's
+        history entry."""
         name, searches, member, what = self.measure(population, round_)
         searched = searches[0]
         found = searched if searched.estimate >= member.estimate else member

@@ -24,8 +24,9 @@ from sim.population import Population
 SMALL = ["harden", "bus", "--players", "3", "--pool", "balanced,commuter", "--search-games", "760", "--block", "20",
          "--final-games", "300", "--meta-games", "300", "--probe-games", "6", "--probe-playouts", "1",
          "--member-games", "50", "--quiet"]
-ROUND = 6 * 50 + 760 + 2 * 300 + 300
-"""The most one round costs: up to 6 members measured, the search, its two measuring arms, the empirical game."""
+ROUND = 6 * 50 + 760 + 2 * 300 + 300 + 300
+"""The most one round costs: up to 6 members measured, the search, its two measuring arms, the best member on
+fresh seeds (when no search started from it), the empirical game."""
 
 
 def _error_line(capsys) -> str:
@@ -132,9 +133,12 @@ def test_budget_stop_writes_the_last_measured_population_and_its_history(hardene
     assert population["rollout_probe"]["player"].endswith("+mc1")
     for r in history["rounds"][1:]:
         assert r["exploitability"]["lo"] <= r["exploitability"]["points"] <= r["exploitability"]["hi"]
-        gains = [r["best_response_gain"]["points"], *(g["points"] for g in r["member_gains"].values())]
-        assert r["exploitability"]["points"] == max(gains)  # the larger of the searched and the members' gains
-        assert r["start"] == r["best_member"] == max(r["member_gains"], key=lambda m: r["member_gains"][m]["points"])
+        # the larger of the searched gain and the best member's on fresh seeds: the search's start plays the
+        # A/B's first arm, so the member chosen on the member games is judged on other games
+        assert r["start"] == max(r["member_gains"], key=lambda m: r["member_gains"][m]["points"])
+        assert r["best_member"] == r["start"] and r["best_member_gain"] == r["start_gain"] != \
+            r["member_gains"][r["start"]]
+        assert r["exploitability"]["points"] == max(r["best_response_gain"]["points"], r["start_gain"]["points"])
         assert r["seconds"] >= 0 and r["games"] > 0
     assert "| round |" in (hardened[0] / "history.md").read_text()
     assert (hardened[0] / "exploitability.png").stat().st_size > 0
@@ -158,7 +162,7 @@ def test_stopping_rule_stops_when_the_interval_lies_below_min_effect(tmp_path):
     assert history["overrides"] == ["clock_gems_3p=6"]
     assert history["stopped"] == "converged"
     assert len(history["rounds"]) == 2 and history["rounds"][1]["exploitability"]["hi"] < 99
-    assert all(g["hi"] < 99 for g in history["rounds"][1]["member_gains"].values())
+    assert all(g["hi"] < 99 for g in history["rounds"][1]["members_fresh"].values())
     assert history["games_spent"] < 2 * ROUND
 
 
@@ -342,12 +346,12 @@ def test_searches_measure_a_mixture_with_several_best_responses_and_the_largest_
     """--searches 2: each round tunes a second best response on its own seeds (named brRb, from the next best
     member), the round's estimate is the largest gain, and the rule stops only when every interval lies below
     --min-effect: just above the largest upper end it converges, just below it the budget stops it."""
-    budget = str(300 + 6 * 50 + 2 * (760 + 2 * 300) + 6)  # the empirical game, one round, the probe
+    budget = str(300 + 6 * 50 + 2 * (760 + 2 * 300) + 300 + 6)  # the empirical game, one round, the probe
     runs = {}
     for name, min_effect in (("above", "99"), ("below", None)):
         if min_effect is None:
             first = read_history(runs["above"])["rounds"][1]
-            upper = max([s["hi"] for s in first["searches"]] + [g["hi"] for g in first["member_gains"].values()])
+            upper = max([s["hi"] for s in first["searches"]] + [first["best_member_gain"]["hi"]])
             min_effect = f"{upper - 0.01:.3f}"
         runs[name] = tmp_path / name
         assert main([*SMALL, "--budget", budget, "--min-effect", min_effect, "--jobs", "1", "--searches", "2",
@@ -360,7 +364,9 @@ def test_searches_measure_a_mixture_with_several_best_responses_and_the_largest_
     assert (runs["above"] / "round-01" / "best-response-b" / "tune.json").exists()
     largest = max(r["searches"], key=lambda s: s["points"])
     assert r["best_response"] == largest["best_response"] and r["best_response_gain"]["points"] == largest["points"]
-    member = max(g["points"] for g in r["member_gains"].values())
+    assert set(r["members_fresh"]) == {s["start"] for s in r["searches"]}  # each start measured on fresh seeds
+    member = max(g["points"] for g in r["members_fresh"].values())
+    assert r["best_member_gain"]["points"] == member
     assert r["exploitability"]["points"] == max(largest["points"], member)
     assert below["rounds"][1]["searches"] == r["searches"]  # the same searches: only the rule's threshold moved
     with pytest.raises(PlaytestError, match="--searches must be from 1 to 3"):
