@@ -23,7 +23,9 @@ then
 4. otherwise adds the best response and makes the next mixture with the ``--meta-solver``: ``nash`` plays the
    new members' empirical game (its games join the earlier rounds': the members do not change) and solves it;
    ``fictitious`` (fictitious play) averages round 0's solved mixture and every best response so far, each with
-   weight 1/(r + 1) after round r, and plays no empirical game. The solved mixture of a growing empirical game
+   weight 1/(r + 1) after round r, and plays no empirical game. The averaging solvers average the best response
+   found: the searched one, or the member that gained more than every search on fresh seeds (its weight takes
+   the step; a search that loses against the mixture would otherwise join it as prey). The solved mixture of a growing empirical game
    jumps from round to round (a best response to it opens a new direction, and the table near the mixture is
    noisy); the average moves by 1/(r + 1) and every best response keeps its weight, so what was exploited stays
    covered. ``forgetful`` is fictitious play that first drops every member measured this round whose gain
@@ -317,9 +319,14 @@ class HardenRun:
         r = round_ + self.plan.average_offset
         step = 2.0 / (r + 2) if self.plan.meta_solver in ("linear", "hedge") else 1.0 / (r + 1)
         keep = (1.0 - step) / sum(weights)
-        weights = [w * keep for w in weights] + [step]
+        weights = [w * keep for w in weights]
+        members = population.members
+        if newest in members:  # a member gained more than every search: it is the best response we found
+            weights[members.index(newest)] += step
+        else:
+            members, weights = (*members, newest), [*weights, step]
         total = sum(weights)
-        return Population((*population.members, newest), tuple(w / total for w in weights)), info
+        return Population(members, tuple(w / total for w in weights)), info
 
     def member_gains(self, population: Population, round_: int) -> dict[str, Finding]:
         """Each support member and the newest member (the heaviest MAX_STARTS) in one seat against the mixture."""
@@ -405,6 +412,7 @@ class HardenRun:
         searched = searches[0]
         found = searched if searched.estimate >= member.estimate else member
         what["exploitability_from"] = name if found is searched else f"member {what['best_member']}"
+        what["best_found"] = name if found is searched else what["best_member"]
         entry = {"round": round_, "members": list(population.members), "weights": list(population.weights),
                  "exploitability": finding_record(found), "best_response_gain": finding_record(searched), **what}
         return (population, found, what), searches, member, entry
@@ -452,10 +460,11 @@ def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progr
                 entry.update(confirm_next=True)
             else:
                 done = False
-                population, info = (run.fictitious(population, entry["best_response"], round_, run.last_gains)
+                added = entry["best_response"] if plan.meta_solver == "nash" else entry["best_found"]
+                population, info = (run.fictitious(population, added, round_, run.last_gains)
                                     if plan.meta_solver != "nash"
-                                    else run.empirical_game([*population.members, entry["best_response"]], round_))
-                entry.update(added=entry["best_response"], next_members=list(population.members),
+                                    else run.empirical_game([*population.members, added], round_))
+                entry.update(added=added, next_members=list(population.members),
                              next_weights=list(population.weights), meta_game=info)
             entry.update(games=run.spent - before, seconds=round(time.perf_counter() - t0, 1))
             run.history.append(entry)

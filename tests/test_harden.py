@@ -177,16 +177,22 @@ def test_fictitious_meta_solver_averages_the_best_responses_and_plays_no_empiric
     rounds = history["rounds"]
     assert len(rounds) >= 4  # round 0 and at least three measured rounds: no round pays for meta games
     for r, (now, nxt) in enumerate(zip(rounds[1:], rounds[2:]), start=1):
-        assert now["added"] == f"br{r}" and nxt["members"] == [*now["members"], f"br{r}"]
-        assert nxt["weights"] == pytest.approx([w * r / (r + 1) for w in now["weights"]] + [1 / (r + 1)])
+        assert now["added"] == now["best_found"]  # the search's, or a member that gained more
+        assert now["added"] == (now["best_response"] if now["exploitability_from"] == now["best_response"]
+                                else now["best_member"])
+        shares = [w * r / (r + 1) for w in now["weights"]]
+        if now["added"] in now["members"]:
+            assert nxt["members"] == now["members"]
+            shares[now["members"].index(now["added"])] += 1 / (r + 1)
+        else:
+            assert nxt["members"] == [*now["members"], now["added"]]
+            shares.append(1 / (r + 1))
+        assert nxt["weights"] == pytest.approx(shares)
         assert now["meta_game"]["games"] == 0
-    last = rounds[-1]
-    brs = [w for m, w in zip(last["members"], last["weights"]) if m.startswith("br")]
-    assert brs == pytest.approx([1 / (len(brs) + 1)] * len(brs))  # round r measures r - 1 brs, each 1 / r
     assert [p.parent.name for p in out.glob("round-*/meta")] == ["round-00"]
     assert history["games_spent"] <= history["budget"]
     population = json.loads((out / "population.json").read_text())
-    assert population["weights"] == pytest.approx(last["weights"])
+    assert population["weights"] == pytest.approx(rounds[-1]["weights"])
     with pytest.raises(PlaytestError, match="--meta-solver 'replicator' is unknown; choose nash, fictitious, forget"):
         plan_harden("bus", 3, ["balanced", "commuter"], 100_000, meta_solver="replicator")
 
@@ -272,6 +278,8 @@ def test_hedge_scales_each_measured_member_by_its_gain_before_the_linear_average
     scaled = np.array([0.5, 0.125, 0.5])
     assert nxt.weights == pytest.approx([*(0.5 * scaled / scaled.sum()), 0.5])
     assert run.fictitious(mix, "br2", 2, {})[0].weights == pytest.approx([0.125, 0.125, 0.25, 0.5])
+    again = run.fictitious(mix, "br1", 2, {})[0]  # a member that gained more than the search takes the step
+    assert again.members == mix.members and again.weights == pytest.approx([0.125, 0.125, 0.75])
     assert "multiplied by 2 ** (gain / 10 pts)" in _mixtures({"meta_solver": "hedge"})
 
 
