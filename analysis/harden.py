@@ -147,6 +147,7 @@ def history_markdown(summary: dict[str, Any]) -> str:
                          "the best member's") + " 95% interval lies below --min-effect" + (
                f" in {confirm + 1} measurements of the mixture in a row, each on fresh seeds" if confirm else ""),
            "budget": "the budget could not pay for another round",
+           "time": f"another round would have ended past --minutes {summary.get('minutes')}",
            "running": "still running (a checkpoint)"}[summary["stopped"]]
     final = next(r for r in summary["rounds"] if r.get("best_response") == e["best_response"])
     searched = "Fixed-scale search" if summary.get("fixed_scale") else "Tuned best response"

@@ -203,7 +203,10 @@ def _add_harden_args(p: argparse.ArgumentParser) -> None:
                         "(no empirical game), and new best responses continue its brK numbering")
     p.add_argument("--budget", type=_at_least(1), required=True,
                    help="games the hardening may play (searches, measurements, empirical games, probe)")
-    p.add_argument("--seed", type=int, default=0, help="seed of round 0 (round r uses seed + 10 r + 1..5)")
+    p.add_argument("--seed", type=int, default=0, help="seed of round 0 (round r uses seed + 10 r + 0..9)")
+    p.add_argument("--minutes", type=_positive_float,
+                   help="wall-clock time the hardening may take besides --budget: it stops before a round would end "
+                        "past it (judged by its longest round so far; the rollout probe comes after)")
     p.add_argument("--meta-games", type=_at_least(1), default=10_000,
                    help="games of each round's empirical game (default 10,000)")
     p.add_argument("--probe-playouts", type=_at_least(1), default=4, help="playouts of the rollout probe (default 4)")
@@ -491,7 +494,7 @@ def _cmd_harden(args: argparse.Namespace) -> None:
                        probe_games=args.probe_games, member_games=args.member_games, overrides=args.overrides,
                        meta_solver=args.meta_solver, keep=args.keep, confirm=args.confirm,
                        searches=args.searches, fixed_scale=args.fixed_scale,
-                       from_population=args.from_population)
+                       from_population=args.from_population, minutes=args.minutes)
     root = harden(plan, args.out, jobs=args.jobs, progress=not args.quiet)
     summary = read_history(root)
     print(f"{summary['exploitability']['statement']} ({summary['stopped']} after {len(summary['rounds']) - 1} "

@@ -18,8 +18,9 @@ then
    best response;
 3. stops if the upper ends of all intervals are below ``--min-effect`` (no best response we found gains
    that much) in this round and in ``--confirm`` more measurements of the same mixture on fresh seeds (each
-   passing measurement is followed by another, as the next round, until one fails or enough have passed), or
-   if the budget cannot pay for another round and the final probe;
+   passing measurement is followed by another, as the next round, until one fails or enough have passed), if
+   the budget cannot pay for another round and the final probe, or if another round would end past
+   ``--minutes``;
 4. otherwise adds the best response and makes the next mixture with the ``--meta-solver``: ``nash`` plays the
    new members' empirical game (its games join the earlier rounds': the members do not change) and solves it;
    ``fictitious`` (fictitious play) averages round 0's solved mixture and every best response so far, each with
@@ -129,6 +130,9 @@ class HardenPlan:
     mixture (no empirical game); the averaging meta-solvers count it as the rounds its members' names give."""
     start_weights: tuple[float, ...] | None = None
     """That population's weights, read once when the plan is checked."""
+    minutes: float | None = None
+    """``--minutes``: wall-clock time the hardening may take besides the budget; it stops before a round (and, with
+    ``--keep best``, the re-measure after it) would end past it, judged by its longest round so far."""
 
     @property
     def fair(self) -> float:
@@ -182,6 +186,7 @@ class HardenPlan:
                 "member_games": self.member_games, "overrides": list(self.overrides),
                 "meta_solver": self.meta_solver, "keep": self.keep, "confirm": self.confirm,
                 "searches": self.searches, **({"fixed_scale": True} if self.fixed_scale else {}),
+                **({"minutes": self.minutes} if self.minutes else {}),
                 **({"from_population": self.start_file} if self.start_file else {})}
 
 
@@ -197,7 +202,8 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
                 final_games: int = 10_000, meta_games: int = 10_000, probe_playouts: int = 4,
                 probe_games: int = 200, member_games: int = 5_000, overrides: Sequence[str] = (),
                 meta_solver: str = "nash", keep: str = "last", confirm: int = 0, searches: int = 1,
-                fixed_scale: bool = False, from_population: str | None = None) -> HardenPlan:
+                fixed_scale: bool = False, from_population: str | None = None,
+                minutes: float | None = None) -> HardenPlan:
     """Check every choice before anything runs (one line naming the problem and the fix otherwise)."""
     start_weights = None
     if from_population:
@@ -228,6 +234,8 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
         raise PlaytestError(f"--meta-solver {meta_solver!r} is unknown; choose {', '.join(META_SOLVERS)}")
     if keep not in KEEP:
         raise PlaytestError(f"--keep {keep!r} is unknown; choose {' or '.join(KEEP)}")
+    if minutes is not None and not 0 < minutes < float("inf"):
+        raise PlaytestError(f"--minutes must be a positive number of minutes, not {minutes}")
     if confirm < 0:
         raise PlaytestError(f"--confirm must be 0 or more, not {confirm}")
     if not 1 <= searches <= len(SEARCH_STEPS):
@@ -237,7 +245,7 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
     plan = HardenPlan(game, players, tuple(names), budget, min_effect, seed, search_games, block, popsize,
                       final_games, meta_games, probe_playouts, probe_games, member_games, tuple(overrides),
                       meta_solver, keep, confirm, searches, fixed_scale, str(from_population) if from_population else None,
-                      start_weights)
+                      start_weights, minutes)
     if budget < plan.first_cost():
         raise PlaytestError(
             f"--budget {budget:,} games is too small for one round: the pool's empirical game "
@@ -443,6 +451,7 @@ def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progr
         run.history.append({"round": 0, "members": list(population.members), "weights": list(population.weights),
                             "meta_game": info, "games": run.spent, "seconds": round(time.perf_counter() - t0, 1)})
         measured, best, stop, round_, passes = None, None, "budget", 1, 0
+        started, longest = time.perf_counter(), 0.0
         while True:
             t0, before = time.perf_counter(), run.spent
             measured, searches, member, entry = run.measured_round(population, round_)
@@ -451,10 +460,14 @@ def harden(plan: HardenPlan, out: str | Path | None = None, jobs: int = 1, progr
             passed = all(f.hi < plan.threshold for f in (*searches, member))
             passes = passes + 1 if passed else 0
             done = True
+            longest = max(longest, time.perf_counter() - t0)
             if passes > plan.confirm:
                 stop = "converged"
             elif run.spent + plan.round_cost() + plan.reserve() > plan.budget:
                 stop = "budget"
+            elif plan.minutes and time.perf_counter() - started + longest * (2 if plan.keep == "best" else 1) \
+                    > 60 * plan.minutes:
+                stop = "time"
             elif passed:  # the rule held on one search: measure the same mixture again, on the next round's seeds
                 done = False
                 entry.update(confirm_next=True)

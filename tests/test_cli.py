@@ -154,6 +154,7 @@ BAD_FLAGS = [
     ("--confirm", HARDEN + ["--confirm", "-1"], "argument --confirm: must be at least 0"),
     ("--keep", HARDEN + ["--keep", "first"], "argument --keep: invalid choice: 'first'"),
     ("--searches", HARDEN + ["--searches", "4"], "--searches must be from 1 to 3"),
+    ("--minutes", HARDEN + ["--minutes", "0"], "argument --minutes: must be a positive number, not 0"),
     ("--fixed-scale", HARDEN + ["--fixed-scale=yes"], "ignored explicit argument 'yes'"),
     ("game", ["exploit", "chess", "--population", "p.json", "--seed", "1"], "unknown game 'chess'"),
     ("--population", EXPLOIT[:2] + ["--population", "/nonexistent.json", "--seed", "1"],

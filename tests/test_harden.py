@@ -166,6 +166,18 @@ def test_stopping_rule_stops_when_the_interval_lies_below_min_effect(tmp_path):
     assert history["games_spent"] < 2 * ROUND
 
 
+def test_minutes_stop_a_hardening_before_a_round_would_end_past_them(tmp_path):
+    """--minutes: with a budget for many rounds and a time too short for a second, the first round is measured
+    and the hardening stops for time (the rollout probe still measures the population), and says so."""
+    out = tmp_path / "t"
+    assert main([*SMALL, "--budget", str(10 * ROUND), "--min-effect", "0.1", "--minutes", "0.001", "--jobs", "1",
+                 "--meta-solver", "hedge", "--out", str(out)]) == 0
+    history = read_history(out)
+    assert history["stopped"] == "time" and history["minutes"] == 0.001
+    assert [r["round"] for r in history["rounds"]] == [0, 1] and "rollout_probe" in history
+    assert "another round would have ended past --minutes 0.001" in (out / "history.md").read_text()
+
+
 def test_fictitious_meta_solver_averages_the_best_responses_and_plays_no_empirical_game(tmp_path):
     """--meta-solver fictitious: after round r the mixture is (r x_r + br_r) / (r + 1), so every best response
     keeps an equal share; no empirical game is played after round 0, and a round costs no meta games."""
