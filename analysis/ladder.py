@@ -60,15 +60,32 @@ def seat_frame(levels: Sequence[Level]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+MIN_BASE_GAMES = 100
+"""A base strategy gets rows (its effect by level, its change between levels) only when it fills at least this
+many seats: a normal interval for a win rate needs about 10 wins and 10 losses, and a population member drawn a
+handful of times gave "+66.7 pts [+1.3, +132.0]" or a zero-width "+0.0 [+0.0, +0.0] negligible"."""
+
+
+def tested_bases(run: Run) -> tuple[list[str], list[str]]:
+    """The run's base strategies in lineup order, split into those filling at least MIN_BASE_GAMES seats and the
+    rest (their games still count in every seat and end-reason row)."""
+    seats = run.players["strategy"].astype(str).map(base_name).value_counts()
+    bases = list(dict.fromkeys(base_name(s) for s in run.lineup))
+    return ([b for b in bases if seats.get(b, 0) >= MIN_BASE_GAMES],
+            [b for b in bases if seats.get(b, 0) < MIN_BASE_GAMES])
+
+
 def strategy_frame(levels: Sequence[Level]) -> pd.DataFrame:
-    """One row per (level, base strategy): its effect adjusted for seat, interval, label and rank (1 = best);
-    empty for a mirror ladder (one base)."""
+    """One row per (level, base strategy that fills MIN_BASE_GAMES seats): its effect adjusted for seat,
+    interval, label and rank among those (1 = best); empty for a mirror ladder (one base)."""
     rows = []
     for lv in levels:
         model = lv.analysis.model
         if model is None or len(model.strategies) < 2:
             continue
-        table = model.strategies.sort_values("effect", ascending=False).reset_index(drop=True)
+        shown = set(tested_bases(lv.analysis.run)[0])
+        table = model.strategies.sort_values("effect", ascending=False)
+        table = table[table["strategy"].astype(str).map(base_name).isin(shown)].reset_index(drop=True)
         for rank, r in enumerate(table.itertuples(), start=1):
             rows.append({"playouts": lv.playouts, "strategy": base_name(str(r.strategy)), "effect": r.effect,
                          "lo": r.lo, "hi": r.hi, "label": r.label, "rank": rank})
@@ -91,14 +108,16 @@ class LevelMetric(Metric):
 
 
 def ladder_metrics(levels: Sequence[Level], key: str | None = None) -> list[LevelMetric]:
-    """The metrics a ladder compares between levels: every seat's win rate, every base strategy's (a pool),
-    the share of each end reason seen at any level, and game length; or the one named ``key``."""
+    """The metrics a ladder compares between levels: every seat's win rate, every base strategy's that fills
+    MIN_BASE_GAMES seats (a pool), the share of each end reason seen at any level, and game length; or the one
+    named ``key``."""
     runs = [lv.analysis.run for lv in levels]
     reasons = sorted(set().union(*(set(r.games["end_reason"].astype(str)) for r in runs)))
     bases = list(dict.fromkeys(base_name(s) for s in runs[0].lineup))
+    tested = tested_bases(runs[0])[0]
     like = {"n_players": runs[0].n_players, "end_reasons": reasons, "strategies": bases}
     keys = [key] if key else [f"seat{k}" for k in range(1, runs[0].n_players + 1)] + (
-        [f"strategy:{b}" for b in bases] if len(bases) > 1 else []) + [f"end:{r}" for r in reasons] + ["rounds"]
+        [f"strategy:{b}" for b in tested] if len(bases) > 1 else []) + [f"end:{r}" for r in reasons] + ["rounds"]
     return [LevelMetric(**vars(parse_metric(k, like))) for k in keys]
 
 
@@ -267,6 +286,17 @@ def change_table(found: Sequence[Change]) -> pd.DataFrame:
         "resolves": f"{c.detectable:.{1 if c.metric.rate else 2}f} {c.metric.unit}"} for c in found])
 
 
+def _untested(run: Run) -> list[str]:
+    """A sentence naming the base strategies too rarely played for rows of their own (none if every one is)."""
+    tested, few = tested_bases(run)
+    if not few or len(tested) + len(few) < 2:
+        return []
+    names = ", ".join(few[:6]) + (f" and {len(few) - 6} more" if len(few) > 6 else "")
+    return [f"{len(few)} of {len(tested) + len(few)} base strategies ({names}) filled fewer than {MIN_BASE_GAMES} "
+            "seats each: too few for an interval of their own, so they get no rows; their games count in every "
+            "seat, end-reason and length row."]
+
+
 def ladder_section(levels: Sequence[Level], title: str = "Strength ladder", note: str | None = None) -> Section:
     """The ladder: its power, the level-to-level changes it resolves (paired differences), then seat and
     strategy effects by level."""
@@ -284,6 +314,7 @@ def ladder_section(levels: Sequence[Level], title: str = "Strength ladder", note
         "games, seeds and seats), its 95% interval clustered by game, labelled against the threshold.",
         power(levels, found).sentence(),
         *([note] if note else []),
+        *_untested(runs[0]),
         *sentences(found),
         Table(change_table(found), "Level-to-level changes, paired over the same games and seats (difference of the "
                                    "stronger level minus the weaker, 95% CI clustered by game, label; resolves: the "
@@ -305,7 +336,7 @@ def ladder_section(levels: Sequence[Level], title: str = "Strength ladder", note
         wide.columns.name = None
         blocks.append(Table(wide.reset_index(), "Strategy effect adjusted for seat, by strength (#rank, effect [95% CI] label)."))
         bases, shown = strat["strategy"].unique(), most_played(runs[0], PLOTTED_BASES)
-        which = f" The {len(shown)} most played of {len(bases)} bases; the table above has every one." \
+        which = f" The {len(shown)} most played of the {len(bases)} bases in the table above." \
             if len(shown) < len(bases) else ""
         blocks.append(Plot("strategies", effect_plot(strat[strat["strategy"].isin(shown)], "strategy", {},
                                                      "Strategy effects against playing strength", threshold),

@@ -128,11 +128,31 @@ def test_a_ladder_of_many_bases_plots_only_the_most_played(tmp_path, monkeypatch
     seated = levels[0].analysis.run.players["strategy"].astype(str).map(base_name).value_counts()
     top = sorted(seated.index, key=lambda b: (-seated[b], b))[:2]  # the most seated; ties by name
     assert most_played(levels[0].analysis.run, 2) == top
-    assert f"The 2 most played of {len(POOL)} bases" in plot.caption
+    assert f"The 2 most played of the {len(POOL)} bases" in plot.caption
     drawn = [t.get_text() for t in plot.figure.axes[0].get_legend().get_texts()]
     assert sorted(t for t in drawn if "threshold" not in t) == sorted(top) and len(drawn) == 3  # and the band
     table = next(b for b in section.blocks if isinstance(b, Table) and "Strategy effect" in b.caption)
     assert set(POOL) <= set(table.frame.columns)
+
+
+def test_a_base_filling_too_few_seats_gets_no_rows_and_a_sentence_says_so(tmp_path, monkeypatch):
+    """A population member drawn a handful of times gave "+66.7 pts [+1.3, +132.0]": a base filling fewer than
+    MIN_BASE_GAMES seats gets no change or effect row, and the section names it; one filling exactly that many
+    keeps its rows."""
+    levels = load_ladder(_paired_ladder(tmp_path))
+    seated = levels[0].analysis.run.players["strategy"].astype(str).map(base_name).value_counts()
+    rare = min(seated.index, key=lambda b: (seated[b], b))
+    monkeypatch.setattr(ladder, "MIN_BASE_GAMES", int(seated[rare]))
+    assert f"{rare}'s win rate" in {c.metric.title for c in ladder.changes(levels)}
+    monkeypatch.setattr(ladder, "MIN_BASE_GAMES", int(seated[rare]) + 1)
+    few = [b for b in seated.index if seated[b] <= seated[rare]]
+    titles = {c.metric.title for c in ladder.changes(levels)}
+    assert not any(f"{b}'s win rate" in titles for b in few) and "Seat 1's win rate (first player)" in titles
+    assert not set(few) & set(ladder.strategy_frame(levels)["strategy"]) if len(few) < len(POOL) else \
+        ladder.strategy_frame(levels).empty
+    text = " ".join(b for b in ladder_section(levels).blocks if isinstance(b, str))
+    assert f"{len(few)} of {len(POOL)} base strategies ({', '.join(b for b in POOL if b in few)}) filled fewer than " \
+        f"{int(seated[rare]) + 1} seats each" in text
 
 
 def test_the_ladder_report_and_its_place_in_a_balance_report(tmp_path):
