@@ -362,16 +362,18 @@ class HardenRun:
             gains[member] = gain(out, copy.name, p.threshold)
         return gains
 
-    def search(self, population: Population, round_: int, start: str, k: int) -> tuple[TunePlan, Finding, Finding]:
+    def search(self, population: Population, round_: int, start: str,
+               k: int) -> tuple[TunePlan, Finding, Finding | None]:
         """Round ``round_``'s k-th best-response search from ``start``, measured on fresh seeds: (its plan, its
-        gain, the start's gain on the same games)."""
+        gain, ``start``'s gain on the same games; None when the search started from zero weights instead)."""
         plan = _best_response(self.plan, population, round_, start, k)
         where = self.root / f"round-{round_:02d}" / "-".join(filter(None, ("best-response", SEARCH_SUFFIXES[k])))
         root = tune(plan, where, jobs=self.jobs, progress=self.progress)
         self.spent += plan.generations * plan.popsize * plan.block + 2 * plan.final_games
         record = json.loads((root / "tune.json").read_text())
-        return (plan, gain(root / record["arms"][1], plan.name, self.plan.threshold),
-                gain(root / record["arms"][0], plan.start_copy, self.plan.threshold))
+        started = gain(root / record["arms"][0], plan.start_copy, self.plan.threshold)
+        own = get_game(self.plan.game).strategies.get(start).kind == "weights"  # else zero weights started
+        return plan, gain(root / record["arms"][1], plan.name, self.plan.threshold), started if own else None
 
     def member_fresh(self, population: Population, round_: int, member: str) -> Finding:
         """``member`` in one seat against ``population`` on fresh seeds (``final_games``, seed step 0): its gain
@@ -397,13 +399,14 @@ class HardenRun:
         ranked = sorted(members, key=lambda m: -members[m].estimate)
         searches = sorted((self.search(population, round_, ranked[k % len(ranked)], k)
                            for k in range(self.plan.searches)), key=lambda s: -s[1].estimate)
-        fresh = {q.start: s for q, _, s in searches if q.start in members}
+        fresh = {q.start: s for q, _, s in searches if s is not None}
         if ranked[0] not in fresh:
             fresh[ranked[0]] = self.member_fresh(population, round_, ranked[0])
         best = max(fresh, key=lambda m: fresh[m].estimate)
         plan, _, start = searches[0]
         what = {"best_response": plan.name, "start": plan.start, "search_games": plan.generations * plan.popsize *
-                plan.block, "measured_on_games": plan.final_games, "start_gain": finding_record(start),
+                plan.block, "measured_on_games": plan.final_games,
+                **({"start_gain": finding_record(start)} if start is not None else {}),
                 "best_member": best, "best_member_gain": finding_record(fresh[best]),
                 "members_fresh": {m: finding_record(f) for m, f in fresh.items()},
                 "member_gains": {m: finding_record(f) for m, f in members.items()},

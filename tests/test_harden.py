@@ -166,6 +166,24 @@ def test_stopping_rule_stops_when_the_interval_lies_below_min_effect(tmp_path):
     assert history["games_spent"] < 2 * ROUND
 
 
+def test_a_best_member_no_search_started_from_is_measured_on_its_own_fresh_seeds(tmp_path, monkeypatch):
+    """A member that is not a weights strategy cannot start a search (it starts from zero weights), so when it
+    gained most on the member games it plays --final-games fresh games of its own (seed step 0), and that gain,
+    not the one on the games that chose it, is the best member's."""
+    plan = plan_harden("bus", 3, ["random", "balanced"], 1_000_000, search_games=760, block=20, final_games=200,
+                       member_games=50)
+    run = HardenRun(plan, tmp_path, 1, False)
+    chosen = {"random": _finding(4, 6), "balanced": _finding(-6, -4)}
+    monkeypatch.setattr(run, "member_gains", lambda population, round_: chosen)
+    (_, found, what), _, member, _ = run.measured_round(Population(("random", "balanced"), (0.5, 0.5)), 1)
+    assert what["searches"][0]["start"] == "random" and "start_gain" not in what
+    assert what["best_member"] == "random" and list(what["members_fresh"]) == ["random"]
+    fresh = tmp_path / "round-01" / "members-fresh" / "random"
+    assert json.loads((fresh / "manifest.json").read_text())["seed"] == plan.seed_of(1, 0)
+    assert member.estimate != chosen["random"].estimate and what["best_member_gain"]["points"] == round(member.estimate, 3)
+    assert run.spent == 760 + 2 * 200 + 200  # the search, its two arms, the fresh games (the members are stubbed)
+
+
 def test_minutes_stop_a_hardening_before_a_round_would_end_past_them(tmp_path):
     """--minutes: with a budget for many rounds and a time too short for a second, the first round is measured
     and the hardening stops for time (the rollout probe still measures the population), and says so."""
