@@ -513,8 +513,8 @@ def _write(plan: HardenPlan, root: Path, run: HardenRun, measured: tuple[Populat
     exploitability = {**finding_record(found), "best_response": what["best_response"],
                       "probe": (f"{searched} {what['best_response']}{of_searches}"
                                 if what["exploitability_from"] == what["best_response"] else
-                                f"{what['exploitability_from']} (it gained more than the search"
-                                f"{'es' if n > 1 else ''} from it, {what['best_response']})"),
+                                f"{what['exploitability_from']} on fresh seeds (it gained more than the "
+                                f"{'best of the searches' if n > 1 else 'search'}, {what['best_response']})"),
                       "measured_on_games": plan.final_games,
                       "statement": f"no {'fixed-scale search' if plan.fixed_scale else 'best response'} we found gains "
                                    f"more than {bound:.1f} pts over the fair share "
