@@ -178,7 +178,7 @@ def history_markdown(summary: dict[str, Any]) -> str:
 def _estimate_by(e: dict[str, Any], searched: str, best_response: str) -> str:
     """Who found the last estimate: the tuned best response, or the member that gained more (its ``probe``)."""
     return f"{searched} {best_response}" if e["probe"].startswith(("CMA-ES", "fixed-scale")) \
-        else f"The best member, {e['probe']}"
+        else f"The best {e['probe']}"
 
 
 def write_history_files(root: Path, summary: dict[str, Any]) -> None:

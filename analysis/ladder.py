@@ -60,10 +60,11 @@ def seat_frame(levels: Sequence[Level]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-MIN_BASE_GAMES = 100
+MIN_BASE_GAMES = 50
 """A base strategy gets rows (its effect by level, its change between levels) only when it fills at least this
-many seats: a normal interval for a win rate needs about 10 wins and 10 losses, and a population member drawn a
-handful of times gave "+66.7 pts [+1.3, +132.0]" or a zero-width "+0.0 [+0.0, +0.0] negligible"."""
+many seats: a normal interval for a win rate needs about 10 wins and 10 losses (10 expected wins at a five-player
+fair share), and a population member drawn a handful of times gave "+66.7 pts [+1.3, +132.0]" or a zero-width
+"+0.0 [+0.0, +0.0] negligible"."""
 
 
 def tested_bases(run: Run) -> tuple[list[str], list[str]]:

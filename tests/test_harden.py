@@ -144,7 +144,7 @@ def test_budget_stop_writes_the_last_measured_population_and_its_history(hardene
     assert "| round |" in md
     # the estimate is named by what found it: the tuned best response, or the member that gained more
     assert (f"Tuned best response {e['best_response']}: " in md) == e["probe"].startswith("CMA-ES")
-    assert (f"The best member, {e['probe']}: " in md) == e["probe"].startswith("member")
+    assert (f"The best {e['probe']}: " in md) == e["probe"].startswith("member")
     assert (hardened[0] / "exploitability.png").stat().st_size > 0
     out = tmp_path / "run"  # the file `run --population` accepts
     assert main(["run", "bus", "--players", "3", "--games", "50", "--jobs", "1", "--quiet", "--population",
