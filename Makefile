@@ -8,7 +8,7 @@ PLAYTEST := $(BIN)/playtest
 
 .PHONY: demo tour-pig tour-sea-trade tour-bus tour-circus-train tour-seven-wonders reports reports-sea-trade reports-bus \
 	reports-circus-train reports-seven-wonders reports-sweeps reports-balance reports-balance-bus \
-	reports-balance-sea-trade reports-ladder-bus test fuzz install bench clean
+	reports-balance-sea-trade reports-ladder-bus harden-bus-4p test fuzz install bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -81,6 +81,22 @@ reports-bus: reports-ladder-bus
 	$(PLAYTEST) report runs/demo-bus-4p runs/demo-bus-3p runs/demo-bus-5p --ladder runs/demo-bus-ladder-4p \
 		--ladder runs/ladder-bus-4p-pop --strong runs/demo-bus-4p-population --strong runs/demo-bus-3p-population \
 		--strong runs/demo-bus-5p-population --out reports/bus
+
+# The committed Bus 4p population from the softmax pool (reports/harden-bus-4p, its README): linear rounds with
+# fixed-scale searches, then Hedge with free searches from their population; about 24 minutes on two cores.
+# Not part of `reports` (a new population changes every strong-play figure); the report targets read the file.
+HARDEN_BUS := --search-games 228000 --block 500 --final-games 20000 --member-games 5000 --probe-games 400 \
+	--probe-playouts 4 --jobs 2 --keep best --confirm 2
+harden-bus-4p: $(STAMP)
+	$(PLAYTEST) harden bus --players 4 --strategy-file reports/harden-bus-4p/softmax-run/soft10.json \
+		--pool balanced-t10,commuter-t10,expander-t10,builder-t10,clockmaster-t10 --budget 11000000 \
+		--meta-games 20000 --seed 2 --meta-solver linear --fixed-scale $(HARDEN_BUS) --out runs/hour/linear
+	$(PLAYTEST) harden bus --players 4 --from-population runs/hour/linear/population.json --budget 60000000 \
+		--seed 5000 --meta-solver hedge --searches 2 $(HARDEN_BUS) --out runs/hour/hedge
+	for s in 500 600 700 800; do $(PLAYTEST) exploit bus --population runs/hour/hedge/population.json --seed $$s \
+		--search-games 228000 --block 500 --final-games 20000 --member-games 5000 --searches 3 --record \
+		--jobs 2 --out runs/hour/exploit-seed$$s || exit 1; done
+	cp runs/hour/hedge/population.json runs/hour/hedge/history.* runs/hour/hedge/exploitability.png reports/harden-bus-4p/
 
 # Bus 4p strength ladder over the hardened population, sized to resolve a 3-pt change (reports/ladder-bus-4p).
 reports-ladder-bus: $(STAMP)
