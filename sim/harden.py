@@ -25,15 +25,16 @@ then
    new members' empirical game (its games join the earlier rounds': the members do not change) and solves it;
    ``fictitious`` (fictitious play) averages round 0's solved mixture and every best response so far, each with
    weight 1/(r + 1) after round r, and plays no empirical game. The averaging solvers average the best response
-   found: the searched one, or the member that gained more than every search on fresh seeds (its weight takes
-   the step; a search that loses against the mixture would otherwise join it as prey). The solved mixture of a growing empirical game
-   jumps from round to round (a best response to it opens a new direction, and the table near the mixture is
-   noisy); the average moves by 1/(r + 1) and every best response keeps its weight, so what was exploited stays
-   covered. ``forgetful`` is fictitious play that first drops every member measured this round whose gain
-   against the mixture is below 0 with its whole interval: no member of a symmetric equilibrium loses against
-   it, and a beaten member left in the average is prey a best response learns to take. ``linear`` gives round
-   r's best response weight r + 1 (early members fade); ``hedge`` first multiplies each measured member's weight
-   by 2 ** (gain / 10 pts), so a member that keeps gaining against the average gains weight until it stops.
+   found: the searched one, or the member that gained more than every search on fresh seeds (its weight takes the
+   step; a search that loses against the mixture would otherwise join it as prey). The solved mixture of a
+   growing empirical game jumps from round to round (a best response to it opens a new direction, and the table
+   near the mixture is noisy); the average moves by 1/(r + 1) and every best response keeps its weight, so what
+   was exploited stays covered. ``forgetful`` is fictitious play that first drops every member measured this
+   round whose gain against the mixture is below 0 with its whole interval: no member of a symmetric equilibrium
+   loses against it, and a beaten member left in the average is prey a best response learns to take. ``linear``
+   gives round r's best response weight r + 1 (early members fade); ``hedge`` first multiplies each measured
+   member's weight by 2 ** (gain / 10 pts), so a member that keeps gaining against the average gains weight until
+   it stops.
 
 The population written is the last one measured (``--keep last``; a best response found after it is kept in its
 round's directory, not added), or with ``--keep best`` the one whose exploitability interval reached lowest,
