@@ -42,7 +42,7 @@ tour-sea-trade: $(STAMP)
 
 tour-bus: $(STAMP)
 	$(PLAYTEST) run bus --players 4 --games 50000 --seed 1 $(ONE) --out $(TOUR)/bus
-	$(PLAYTEST) ladder bus --players 4 --base balanced,commuter,expander,builder --playouts 0,4 --games 40 --seed 1 $(ONE) \
+	$(PLAYTEST) ladder bus --players 4 --base balanced,commuter,expander,builder --playouts 0,4 --games 60 --seed 1 $(ONE) \
 		--out $(TOUR)/bus-ladder
 	$(PLAYTEST) report $(TOUR)/bus --ladder $(TOUR)/bus-ladder
 	$(PLAYTEST) replay bus --players 4 --seed 1 --game-index 0 > $(TOUR)/bus-game-0.txt
