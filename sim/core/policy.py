@@ -437,14 +437,18 @@ def tied_pick(scores: np.ndarray, n_opt: int, floor: float, rng: np.ndarray) -> 
 @kernel
 def softmax_pick(scores: np.ndarray, n_opt: int, best_score: float, temperature: float, rng: np.ndarray) -> int:
     """Sample option i with probability proportional to exp(scores[i] / temperature) (``choose`` with a
-    temperature; a call, not inlined: the greedy strategies keep only the short greedy code in every decision)."""
+    temperature; a call, not inlined: the greedy strategies keep only the short greedy code in every decision).
+    Each option's exp is taken once and kept in ``scores`` (scratch) for the second pass: the same sums, the
+    same pick."""
     total = 0.0
     for i in range(n_opt):
-        total += np.exp((scores[i] - best_score) / temperature)
+        e = np.exp((scores[i] - best_score) / temperature)
+        scores[i] = e
+        total += e
     target = uniform(rng) * total
     acc = 0.0
     for i in range(n_opt):
-        acc += np.exp((scores[i] - best_score) / temperature)
+        acc += scores[i]
         if acc >= target:
             return i
     return n_opt - 1
