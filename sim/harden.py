@@ -340,7 +340,6 @@ class HardenRun:
     def member_gains(self, population: Population, round_: int) -> dict[str, Finding]:
         """Each support member and the newest member (the heaviest MAX_STARTS) in one seat against the mixture."""
         p = self.plan
-        registry = get_game(p.game).strategies
         forgetful = p.meta_solver == "forgetful"
 
         def key(i: int) -> tuple[float, int]:
@@ -353,15 +352,24 @@ class HardenRun:
         gains = {}
         for member in list(dict.fromkeys(chosen))[:MAX_STARTS]:
             self.measured_in[member] = round_
-            copy = registry.register(replace(registry.get(member), name=f"{member}@r{round_}",
-                                             description=f"{member}, measured against the round {round_} mixture"))
-            out = self.root / f"round-{round_:02d}" / "members" / member
-            run_study(p.game, p.n_players, p.member_games, population.lineup(copy.name), seed=p.seed_of(round_, 4),
-                      jobs=self.jobs, out=out, progress=self.progress, mixture=population.mixture(copy.name),
-                      overrides=p.overrides)
-            self.spent += p.member_games
-            gains[member] = gain(out, copy.name, p.threshold)
+            gains[member] = self.in_one_seat(population, member, round_, "members", p.member_games, 4)
         return gains
+
+    def in_one_seat(self, population: Population, member: str, round_: int, where: str, games: int,
+                    step: int) -> Finding:
+        """``member`` in one seat against ``population`` for ``games`` games on round ``round_``'s seed step
+        ``step`` (the run in round-RR/WHERE/MEMBER): its gain over the fair share."""
+        p = self.plan
+        registry = get_game(p.game).strategies
+        fresh = "-fresh" if where == "members-fresh" else ""
+        copy = registry.register(replace(registry.get(member), name=f"{member}@r{round_}{fresh}",
+                                         description=f"{member}, measured against the round {round_} mixture"))
+        out = self.root / f"round-{round_:02d}" / where / member
+        run_study(p.game, p.n_players, games, population.lineup(copy.name), seed=p.seed_of(round_, step),
+                  jobs=self.jobs, out=out, progress=self.progress, mixture=population.mixture(copy.name),
+                  overrides=p.overrides)
+        self.spent += games
+        return gain(out, copy.name, p.threshold)
 
     def search(self, population: Population, round_: int, start: str,
                k: int) -> tuple[TunePlan, Finding, Finding | None]:
@@ -376,20 +384,6 @@ class HardenRun:
         own = get_game(self.plan.game).strategies.get(start).kind == "weights"  # else zero weights started
         return plan, gain(root / record["arms"][1], plan.name, self.plan.threshold), started if own else None
 
-    def member_fresh(self, population: Population, round_: int, member: str) -> Finding:
-        """``member`` in one seat against ``population`` on fresh seeds (``final_games``, seed step 0): its gain
-        on the games that chose it as the best member is the largest of several noisy estimates, biased up."""
-        p = self.plan
-        registry = get_game(p.game).strategies
-        copy = registry.register(replace(registry.get(member), name=f"{member}@r{round_}-fresh",
-                                         description=f"{member}, measured again against the round {round_} mixture"))
-        out = self.root / f"round-{round_:02d}" / "members-fresh" / member
-        run_study(p.game, p.n_players, p.final_games, population.lineup(copy.name), seed=p.seed_of(round_, 0),
-                  jobs=self.jobs, out=out, progress=self.progress, mixture=population.mixture(copy.name),
-                  overrides=p.overrides)
-        self.spent += p.final_games
-        return gain(out, copy.name, p.threshold)
-
     def measure(self, population: Population, round_: int) -> tuple[str, list[Finding], Finding, dict[str, Any]]:
         """Measure the members against ``population``, tune round ``round_``'s best responses from the best of
         them and measure them on fresh seeds; (the name of the search that gained most, every search's gain,
@@ -401,8 +395,9 @@ class HardenRun:
         searches = sorted((self.search(population, round_, ranked[k % len(ranked)], k)
                            for k in range(self.plan.searches)), key=lambda s: -s[1].estimate)
         fresh = {q.start: s for q, _, s in searches if s is not None}
-        if ranked[0] not in fresh:
-            fresh[ranked[0]] = self.member_fresh(population, round_, ranked[0])
+        if ranked[0] not in fresh:  # on its own fresh seeds: its gain on the games that chose it is biased up
+            fresh[ranked[0]] = self.in_one_seat(population, ranked[0], round_, "members-fresh",
+                                                self.plan.final_games, 0)
         best = max(fresh, key=lambda m: fresh[m].estimate)
         plan, _, start = searches[0]
         what = {"best_response": plan.name, "start": plan.start, "search_games": plan.generations * plan.popsize *
