@@ -160,7 +160,7 @@ def history_markdown(summary: dict[str, Any]) -> str:
         f"round(s): {why} ({summary['games_spent']:,} of {summary['budget']:,} games; --min-effect "
         f"{summary['min_effect']}).", "",
         f"Population written ({summary['population_file']}): {mix}.", "",
-        f"Exploitability: {e['statement']}. {_estimate_by(e, searched, final['best_response'])}: {_interval(e)} pts on "
+        f"Exploitability: {e['statement']}. {_estimate_by(e, final, searched)}: {_interval(e)} pts on "
         f"{e['measured_on_games']:,} fresh games" + (f"; rollout probe {probe['player']}: {_interval(probe)} pts on "
                                                      f"{probe['games']:,} games ({probe['note']})." if probe else "."),
         "",
@@ -175,10 +175,10 @@ def history_markdown(summary: dict[str, Any]) -> str:
 
 
 
-def _estimate_by(e: dict[str, Any], searched: str, best_response: str) -> str:
-    """Who found the last estimate: the tuned best response, or the member that gained more (its ``probe``)."""
-    return f"{searched} {best_response}" if e["probe"].startswith(("CMA-ES", "fixed-scale")) \
-        else f"The best {e['probe']}"
+def _estimate_by(e: dict[str, Any], final: dict[str, Any], searched: str) -> str:
+    """Who found the estimate of round ``final``: the tuned best response, or the member that gained more."""
+    by_search = final.get("exploitability_from", final["best_response"]) == final["best_response"]
+    return f"{searched} {final['best_response']}" if by_search else f"The best {e['probe']}"
 
 
 def write_history_files(root: Path, summary: dict[str, Any]) -> None:

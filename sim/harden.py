@@ -352,19 +352,20 @@ class HardenRun:
         gains = {}
         for member in list(dict.fromkeys(chosen))[:MAX_STARTS]:
             self.measured_in[member] = round_
-            gains[member] = self.in_one_seat(population, member, round_, "members", p.member_games, 4)
+            gains[member] = self.in_one_seat(population, member, round_, p.member_games, 4)
         return gains
 
-    def in_one_seat(self, population: Population, member: str, round_: int, where: str, games: int,
-                    step: int) -> Finding:
+    def in_one_seat(self, population: Population, member: str, round_: int, games: int, step: int,
+                    fresh: bool = False) -> Finding:
         """``member`` in one seat against ``population`` for ``games`` games on round ``round_``'s seed step
-        ``step`` (the run in round-RR/WHERE/MEMBER): its gain over the fair share."""
+        ``step`` (the run in round-RR/members/MEMBER, or members-fresh/ when ``fresh``): its gain over the fair
+        share."""
         p = self.plan
         registry = get_game(p.game).strategies
-        fresh = "-fresh" if where == "members-fresh" else ""
-        copy = registry.register(replace(registry.get(member), name=f"{member}@r{round_}{fresh}",
+        tag = "-fresh" if fresh else ""
+        copy = registry.register(replace(registry.get(member), name=f"{member}@r{round_}{tag}",
                                          description=f"{member}, measured against the round {round_} mixture"))
-        out = self.root / f"round-{round_:02d}" / where / member
+        out = self.root / f"round-{round_:02d}" / f"members{tag}" / member
         run_study(p.game, p.n_players, games, population.lineup(copy.name), seed=p.seed_of(round_, step),
                   jobs=self.jobs, out=out, progress=self.progress, mixture=population.mixture(copy.name),
                   overrides=p.overrides)
@@ -396,8 +397,8 @@ class HardenRun:
                            for k in range(self.plan.searches)), key=lambda s: -s[1].estimate)
         fresh = {q.start: s for q, _, s in searches if s is not None}
         if ranked[0] not in fresh:  # on its own fresh seeds: its gain on the games that chose it is biased up
-            fresh[ranked[0]] = self.in_one_seat(population, ranked[0], round_, "members-fresh",
-                                                self.plan.final_games, 0)
+            fresh[ranked[0]] = self.in_one_seat(population, ranked[0], round_, self.plan.final_games, 0,
+                                                fresh=True)
         best = max(fresh, key=lambda m: fresh[m].estimate)
         plan, _, start = searches[0]
         what = {"best_response": plan.name, "start": plan.start, "search_games": plan.generations * plan.popsize *
