@@ -4,6 +4,8 @@ the population file it writes, and bad input."""
 from __future__ import annotations
 
 import json
+import multiprocessing
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,6 +19,7 @@ from analysis.players import players_phrase
 from sim.cli import main
 from analysis.verdicts import Finding
 from sim.core.errors import PlaytestError
+from sim.exploit import record_measurement
 from sim.harden import HardenRun, plan_harden, read_history
 from sim.population import Population
 
@@ -460,6 +463,24 @@ def test_exploit_re_measures_a_population_on_a_fresh_seed_and_reports_quote_the_
     gains = [data["exploitability"]["points"], first["points"], again["points"]]
     assert f"exploitability {max(gains):+.1f} pts" in phrase
     assert f"the largest of 3 tuned measurements: {', '.join(f'{g:+.1f}' for g in gains)}" in phrase
+
+
+def _record_seeds(path: str, seeds: range, start: float) -> None:
+    time.sleep(max(0.0, start - time.time()))  # all together, once every process is up
+    for seed in seeds:
+        record_measurement(Path(path), {"seed": seed, "search_games": 1, "measured_on_games": 1, "overrides": [],
+                                    "n_searches": 1})
+
+
+def test_probes_recording_at_once_keep_every_record(tmp_path):
+    """Probes on several seeds run at the same time and each records into the population file: none loses
+    another's measurement (each reads and rewrites the file under one lock)."""
+    path = tmp_path / "population.json"
+    path.write_text(json.dumps({"strategies": [], "weights": []}))
+    with multiprocessing.get_context("spawn").Pool(3) as pool:
+        start = time.time() + 3.0
+        pool.starmap(_record_seeds, [(str(path), range(k, 300, 3), start) for k in range(3)])
+    assert sorted(m["seed"] for m in json.loads(path.read_text())["remeasures"]) == list(range(300))
 
 
 def test_exploit_with_two_searches_states_the_larger_gain_and_what_found_it(hardened, tmp_path):
