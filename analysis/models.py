@@ -655,10 +655,16 @@ def cycles(h2h: pd.DataFrame) -> list[str]:
 
 
 def rating_fit(ratings: pd.DataFrame, h2h: pd.DataFrame, elo: float, threshold: float) -> pd.DataFrame:
-    """Observed head-to-head rates against the Bradley-Terry prediction, largest departure first (points)."""
+    """Observed head-to-head rates against the Bradley-Terry prediction, largest departure first (points).
+
+    Each pair once, as "a finished above b" with a listed before b in ``ratings`` (the head-to-head table has
+    both orders, which would count every pair twice); ties keep that order."""
     r = ratings.set_index("strategy")["rating"]
+    rank = pd.Series(np.arange(len(ratings)), index=ratings["strategy"])
+    h2h = h2h[h2h["a"].map(rank).to_numpy() < h2h["b"].map(rank).to_numpy()]
     pred = 1.0 / (1.0 + np.exp(-(h2h["a"].map(r).to_numpy() - h2h["b"].map(r).to_numpy()) / elo))
     out = h2h.assign(predicted=pred, departure=100.0 * (h2h["rate"].to_numpy() - pred))
     half = 50.0 * (out["hi"] - out["lo"])
     out["poor fit"] = (out["departure"].abs() >= threshold) & (out["departure"].abs() > half)
-    return out.reindex(out["departure"].abs().sort_values(ascending=False).index).reset_index(drop=True)
+    order = out["departure"].abs().sort_values(ascending=False, kind="stable").index
+    return out.reindex(order).reset_index(drop=True)

@@ -344,3 +344,17 @@ def test_a_handicap_that_rests_on_a_few_near_ties_is_not_identified():
                                 "win_share": (won / won.sum(1, keepdims=True)).ravel()})
         h = seat_handicaps(players, n_boot=20).set_index("seat")
         assert (h.loc[1, "pivotal"] >= MIN_PIVOTAL) == identified, h.loc[1]
+
+
+def test_rating_fit_lists_each_pair_once_in_the_ratings_order():
+    """The head-to-head table has both orders of a pair; the fit counts the pair once ("a above b", a the one
+    the ratings list first), largest departure first, ties in that order."""
+    ratings = pd.DataFrame({"strategy": ["x", "y", "z"], "rating": [100.0, 0.0, -100.0]})
+    rows = []
+    for a, b, rate in (("x", "y", 0.70), ("x", "z", 0.64), ("y", "z", 0.70)):
+        rows += [{"a": a, "b": b, "comparisons": 1000, "rate": rate, "lo": rate - 0.01, "hi": rate + 0.01},
+                 {"a": b, "b": a, "comparisons": 1000, "rate": 1 - rate, "lo": 0.99 - rate, "hi": 1.01 - rate}]
+    fit = models.rating_fit(ratings, pd.DataFrame(rows), 400.0, 2.0)
+    assert list(zip(fit["a"], fit["b"])) == [("x", "y"), ("y", "z"), ("x", "z")]  # 13.8, 13.8, 1.8 pts
+    assert fit["poor fit"].tolist() == [True, True, False]
+    assert fit["departure"].iloc[0] == pytest.approx(fit["departure"].iloc[1])
