@@ -315,6 +315,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--against", action="append", metavar="REV",
                    help="race this checkout against a commit (repeatable), head to head on one core: --games per "
                         "repetition (default 4,000)")
+    p.add_argument("--population", metavar="FILE",
+                   help="with --against: this checkout plays this population file's games and the commits the "
+                        "lineup (--against HEAD: the population against the pool, both now)")
     p.add_argument("--reps", type=_at_least(2), default=10, help="repetitions of a head-to-head race")
     p.add_argument("--seed", type=_at_least(0), default=1, help="seed of a head-to-head race's games")
 
@@ -588,11 +591,17 @@ def _cmd_bench(args: argparse.Namespace) -> None:
     spec = get_game(args.game)
     if args.players is not None:
         spec.check_players(args.players)
+    if args.population and not args.against:
+        raise PlaytestError("--population races a population against the pool; add --against REV (--against HEAD: "
+                            "this commit's pool)")
     if args.against:
         from sim.headtohead import GAMES_PER_REP, format_head_to_head, head_to_head
+        from sim.population import load_population
 
+        if args.population:
+            load_population(args.game, args.population, args.players or 4)
         result = head_to_head(args.game, args.players or 4, args.against, args.games or GAMES_PER_REP, args.reps,
-                              args.seed, args.strategies)
+                              args.seed, args.strategies, population=args.population)
         print(json.dumps(result) if args.json else format_head_to_head(result))
         return
     result = run_bench(args.game, args.players, args.games, args.jobs, args.nojit_seconds, args.strategies)

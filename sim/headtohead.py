@@ -4,7 +4,9 @@ This host's speed drifts by up to a half within an hour, so versions are compare
 version plays in its own process (an earlier commit's sources extracted from git into a cache directory), all
 warmed up, and they are asked in turn, in an order that rotates every repetition, to play the same games; the
 figure is the median of the paired ratios. Each version also returns the SHA-1 of its record arrays, so the
-run says whether the versions play the same games.
+run says whether the versions play the same games. With a population file this checkout plays the population
+(every seat drawn from its mixture) and the commits play the lineup: a population's speed against the pool's,
+now (``--against HEAD``) or at an earlier commit.
 """
 
 from __future__ import annotations
@@ -35,8 +37,13 @@ import numpy as np
 from sim.study import plan_study
 
 game, players, seed, total = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-strategies = sys.argv[5].split(",") if len(sys.argv) > 5 else None
-study = plan_study(game, players, total, strategies, seed=seed)
+strategies = sys.argv[5].split(",") if sys.argv[5] != "-" else None
+if len(sys.argv) > 6:  # a population: only this checkout is given one
+    from sim.population import load_population
+    population = load_population(game, sys.argv[6], players)
+    study = plan_study(game, players, total, population.lineup(), seed=seed, mixture=population.mixture())
+else:
+    study = plan_study(game, players, total, strategies, seed=seed)
 table = study.table()
 
 def play(first, n):
@@ -131,9 +138,9 @@ class _Child:
         self.proc.wait()
 
 
-def _start(versions: Sequence[Version], argv: Sequence[str]) -> list[_Child]:
-    """One ready process per version (its kernels compiled or loaded)."""
-    children = [_Child(v, argv) for v in versions]
+def _start(versions: Sequence[Version], argvs: Sequence[Sequence[str]]) -> list[_Child]:
+    """One ready process per version, each with its own arguments (its kernels compiled or loaded)."""
+    children = [_Child(v, argv) for v, argv in zip(versions, argvs)]
     try:
         for child in children:
             child.ready()
@@ -160,15 +167,19 @@ def ratio_summary(new_s: np.ndarray, old_s: np.ndarray) -> dict[str, float]:
 
 
 def head_to_head(game: str, players: int, against: Sequence[str], games: int = GAMES_PER_REP, reps: int = REPS,
-                 seed: int = 1, strategies: Sequence[str] | None = None, cache: Path | None = None) -> dict[str, Any]:
-    """Race this checkout against the commits ``against`` on the same games, one process each, asked in turn."""
+                 seed: int = 1, strategies: Sequence[str] | None = None, cache: Path | None = None,
+                 population: str | None = None) -> dict[str, Any]:
+    """Race this checkout against the commits ``against`` on the same games (with ``population``, this checkout
+    plays that population's games instead), one process each, asked in turn."""
     cache = cache or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "playtest" / "versions"
-    versions = [Version("this checkout", None, checkout_root()), *(extract(rev, cache) for rev in against)]
-    argv = [game, str(players), str(seed), str(games * (reps + 1)), *([",".join(strategies)] if strategies else [])]
+    here = f"this checkout, population {population}" if population else "this checkout"
+    versions = [Version(here, None, checkout_root()), *(extract(rev, cache) for rev in against)]
+    argv = [game, str(players), str(seed), str(games * (reps + 1)), ",".join(strategies) if strategies else "-"]
+    argvs = [[*argv, str(Path(population).resolve())] if population else argv, *([argv] * len(against))]
     # compile into numba's cache first: a process that had compiled its kernels ran ~15% slower than one that
     # loaded them (an A/A race of one commit against itself gave 1.155)
-    _close(_start(versions, argv))
-    children = _start(versions, argv)
+    _close(_start(versions, argvs))
+    children = _start(versions, argvs)
     load_before = os.getloadavg()[0]
     try:
         seconds = np.zeros((reps, len(children)))
@@ -182,6 +193,7 @@ def head_to_head(game: str, players: int, against: Sequence[str], games: int = G
         _close(children)
     return {
         "game": game, "players": players, "games_per_rep": games, "reps": reps, "seed": seed,
+        "population": population, "strategies": list(strategies) if strategies else None,
         "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "versions": [{"label": v.label, "commit": v.commit,
                       "games_per_s_median": round(float(np.median(games / seconds[:, k])), 1)}
@@ -197,8 +209,13 @@ def format_head_to_head(r: dict[str, Any]) -> str:
     lines = [f"{r['game']}, {r['players']} players: {r['reps']} repetitions of {r['games_per_rep']:,} games, one "
              f"process per version asked in turn (load average {r['load_average'][0]} -> {r['load_average'][1]})"]
     lines += [f"  {v['label']}: {v['games_per_s_median']:,.0f} games/s (median)" for v in r["versions"]]
+    if r.get("population"):
+        lines.append(f"  (this checkout plays the population {r['population']}; the commits play "
+                     f"{'the lineup' if r.get('strategies') else 'the default pool'})")
     for label, s in r["against"].items():
-        same = "the same games" if s["same_games"] else "DIFFERENT games (records differ)"
+        same = ("the same games" if s["same_games"] else
+                "other games (a population against a lineup)" if r.get("population") else
+                "DIFFERENT games (records differ)")
         lines.append(f"  this checkout / {label}: median {s['median']:.3f} [range {s['min']:.3f}, {s['max']:.3f}], "
                      f"geometric mean {s['geo_mean']:.3f} [95% CI {s['lo']:.3f}, {s['hi']:.3f}]; {same}")
     return "\n".join(lines)
