@@ -197,9 +197,11 @@ def _add_exploit_args(p: argparse.ArgumentParser) -> None:
 def _add_harden_args(p: argparse.ArgumentParser) -> None:
     _add_measure_args(p, "runs/harden-GAME-Np-seedS")
     p.add_argument("--players", type=int, required=True, help="number of players")
-    p.add_argument("--pool", type=_strategy_list, default=[], help="the starting strategies, comma-separated")
+    p.add_argument("--pool", type=_strategy_list, default=[],
+                   help="the starting strategies, comma-separated (with --from-population: strategies joining it at "
+                        "weight 0, e.g. a probe's best response from --strategy-file)")
     p.add_argument("--from-population", metavar="FILE",
-                   help="continue an earlier population instead of --pool: its members and weights are round 0's "
+                   help="continue an earlier population: its members and weights are round 0's "
                         "(no empirical game), and new best responses continue its brK numbering")
     p.add_argument("--budget", type=_at_least(1), required=True,
                    help="games the hardening may play (searches, measurements, empirical games, probe)")

@@ -207,11 +207,13 @@ def plan_harden(game: str, players: int, pool: Sequence[str], budget: int, *, mi
                 minutes: float | None = None) -> HardenPlan:
     """Check every choice before anything runs (one line naming the problem and the fix otherwise)."""
     start_weights = None
-    if from_population:
-        if pool:
-            raise PlaytestError("pass --pool or --from-population, not both (a population's members are the pool)")
+    if from_population:  # --pool then names newcomers, joining at weight 0 (e.g. a probe's best response)
         start = load_population(game, from_population, players)
-        pool, start_weights = start.members, start.weights
+        again = sorted(set(pool) & set(start.members))
+        if again:
+            raise PlaytestError(f"--pool {again[0]} is already a member of {from_population}; with --from-population, "
+                                "--pool lists only strategies joining it (at weight 0)")
+        pool, start_weights = (*start.members, *pool), (*start.weights, *(0.0,) * len(pool))
     elif not pool:
         raise PlaytestError("--pool is required (the starting strategies, e.g. --pool balanced,commuter), or "
                             "--from-population FILE to continue an earlier population")

@@ -280,7 +280,8 @@ def test_linear_averaging_weighs_round_r_best_response_r_plus_1(tmp_path):
 def test_from_population_continues_an_earlier_population_where_its_averaging_left_off(hardened, tmp_path):
     """--from-population: round 0 is the file's mixture as it stands (no empirical game, no games spent), the first
     new best response continues the file's brK numbering, and linear averaging counts the file as K rounds: br2
-    takes 2/(2 + 2) of the next mixture, as it would have in the run that made br1."""
+    takes 2/(2 + 2) of the next mixture, as it would have in the run that made br1. --pool beside it names
+    newcomers, at weight 0."""
     start = hardened[0] / "population.json"
     first = json.loads(start.read_text())
     out = tmp_path / "more"
@@ -295,7 +296,11 @@ def test_from_population_continues_an_earlier_population_where_its_averaging_lef
     assert one["best_response"] == one["added"] == "br2"
     assert one["next_weights"] == pytest.approx([w / 2 for w in first["weights"]] + [0.5])
     assert f"from the population {start}" in (out / "history.md").read_text()
-    with pytest.raises(PlaytestError, match="pass --pool or --from-population, not both"):
+    joined = plan_harden("bus", 3, ["clockmaster"], 1_000_000, from_population=str(start))
+    names = [m if isinstance(m, str) else m["name"] for m in first["strategies"]]
+    assert joined.pool == (*names, "clockmaster")
+    assert joined.start_weights == pytest.approx([*first["weights"], 0.0])
+    with pytest.raises(PlaytestError, match="--pool balanced is already a member"):
         plan_harden("bus", 3, ["balanced"], 100_000, from_population=str(start))
     with pytest.raises(PlaytestError, match="--pool is required"):
         plan_harden("bus", 3, [], 100_000)
