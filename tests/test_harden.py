@@ -23,11 +23,11 @@ from sim.exploit import record_measurement
 from sim.harden import HardenRun, plan_harden, read_history
 from sim.population import Population
 
-# A tiny hardening of three-player Bus: 2 search generations of 19 candidates x 20 games per round.
-SMALL = ["harden", "bus", "--players", "3", "--pool", "balanced,commuter", "--search-games", "760", "--block", "20",
+# A tiny hardening of three-player Bus: 2 search generations of 17 candidates (83 weights) x 20 games per round.
+SMALL = ["harden", "bus", "--players", "3", "--pool", "balanced,commuter", "--search-games", "680", "--block", "20",
          "--final-games", "300", "--meta-games", "300", "--probe-games", "6", "--probe-playouts", "1",
          "--member-games", "50", "--quiet"]
-ROUND = 6 * 50 + 760 + 2 * 300 + 300 + 300
+ROUND = 6 * 50 + 680 + 2 * 300 + 300 + 300
 """The most one round costs: up to 6 members measured, the search, its two measuring arms, the best member on
 fresh seeds (when no search started from it), the empirical game."""
 
@@ -177,7 +177,7 @@ def test_a_best_member_no_search_started_from_is_measured_on_its_own_fresh_seeds
     """A member that is not a weights strategy cannot start a search (it starts from zero weights), so when it
     gained most on the member games it plays --final-games fresh games of its own (seed step 0), and that gain,
     not the one on the games that chose it, is the best member's."""
-    plan = plan_harden("bus", 3, ["random", "balanced"], 1_000_000, search_games=760, block=20, final_games=200,
+    plan = plan_harden("bus", 3, ["random", "balanced"], 1_000_000, search_games=680, block=20, final_games=200,
                        member_games=50)
     run = HardenRun(plan, tmp_path, 1, False)
     chosen = {"random": _finding(4, 6), "balanced": _finding(-6, -4)}
@@ -189,7 +189,7 @@ def test_a_best_member_no_search_started_from_is_measured_on_its_own_fresh_seeds
     assert json.loads((fresh / "manifest.json").read_text())["seed"] == plan.seed_of(1, 0)
     assert member.estimate != chosen["random"].estimate
     assert what["best_member_gain"]["points"] == round(member.estimate, 3)
-    assert run.spent == 760 + 2 * 200 + 200  # the search, its two arms, the fresh games (the members are stubbed)
+    assert run.spent == 680 + 2 * 200 + 200  # the search, its two arms, the fresh games (the members are stubbed)
 
 
 def test_minutes_stop_a_hardening_before_a_round_would_end_past_them(tmp_path):
@@ -397,7 +397,7 @@ def test_searches_measure_a_mixture_with_several_best_responses_and_the_largest_
     """--searches 2: each round tunes a second best response on its own seeds (named brRb, from the next best
     member), the round's estimate is the largest gain, and the rule stops only when every interval lies below
     --min-effect: just above the largest upper end it converges, just below it the budget stops it."""
-    budget = str(300 + 6 * 50 + 2 * (760 + 2 * 300) + 300 + 6)  # the empirical game, one round, the probe
+    budget = str(300 + 6 * 50 + 2 * (680 + 2 * 300) + 300 + 6)  # the empirical game, one round, the probe
     runs = {}
     for name, min_effect in (("above", "99"), ("below", None)):
         if min_effect is None:
@@ -442,7 +442,7 @@ def test_bad_harden_input_is_one_line_exit_2_and_writes_nothing(extra, needle, t
     assert not out.exists()
 
 
-EXPLOIT = ["--search-games", "760", "--block", "20", "--final-games", "300", "--member-games", "50", "--jobs", "1",
+EXPLOIT = ["--search-games", "680", "--block", "20", "--final-games", "300", "--member-games", "50", "--jobs", "1",
            "--quiet"]
 
 

@@ -16,8 +16,7 @@ DECISIONS = (
     "delivery_to",  # which empty target building's intersection (BUS-VROOM-6)
 )
 
-# Features: facts about one option (unused columns stay 0). Grouped by decision so that a decision scores
-# only the leading columns it fills (building first: it has the most options per decision).
+# Features: facts about one option (unused columns stay 0), grouped by the decision that fills them.
 FEATURES = (
     "bias",  # always 1
     "bld_mine",  # building: its intersection is on my line
@@ -76,23 +75,25 @@ FEATURES = (
 )
 
 
-def _leading(first_not_filled: str | None) -> tuple[str, ...]:
-    """The features before ``first_not_filled`` (None: all): a decision fills a leading run of columns."""
-    return FEATURES if first_not_filled is None else FEATURES[:FEATURES.index(first_not_filled)]
-
+_BUILDING = ("bias", "bld_mine", "bld_opp", "bld_next", "bld_now", "bld_after", "bld_pax_here", "bld_mine_only")
+_STICK = ("bias", "st_free", "st_new", "st_pax", "st_station", "st_bld", "st_space", "st_future", "st_opp")
+_CLOCK = ("clock_gain", "last_gem", "end_win", "lead", "gems_left", "my_gems")
 
 FILLED = {
-    "plan_action": _leading(None),
-    "setup_building": _leading("stn_opp"),
-    "setup_stick": _leading("stop"),
-    "expand_stick": _leading("stop"),
-    "passenger_station": _leading("from_station"),
-    "building": _leading("stn_opp"),
-    "clock": _leading("pass"),
-    "delivery_from": _leading("st_free"),
-    "delivery_to": _leading("st_free"),
+    "plan_action": ("bias", *_CLOCK, "pass", "act_exp", "act_bus", "act_pax", "act_bld", "act_clock", "act_vroom",
+                    "act_start", "slot", "amount", "wasted", "vroom_est", "bus_is_max", "bus_behind", "pax_effective",
+                    "my_stations", "exp_effective", "bld_effective", "start_gain", "round", "cubes_left", "placed"),
+    "setup_building": _BUILDING,
+    "setup_stick": _STICK,
+    "expand_stick": (*_STICK, "st_toward", "st_loop"),
+    "passenger_station": ("bias", "stn_opp", "stn_mine", "stn_pax"),
+    "building": _BUILDING,
+    "clock": ("bias", "stop", *_CLOCK),
+    "delivery_from": ("bias", "from_station", "from_opp"),
+    "delivery_to": ("bias", "to_opp", "to_mine_only"),
 }
-"""Each decision's features: a leading run of columns (choose() scores only those)."""
+"""The features each decision's options carry, exactly the ones the engine writes for it (the others stay 0 and
+are never read: a weight on one is refused, and tuning does not search it)."""
 
 SCHEMA = DecisionSchema(DECISIONS, FEATURES, FILLED)
 D = SCHEMA.D
