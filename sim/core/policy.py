@@ -126,9 +126,9 @@ class StrategyTable(NamedTuple):
 class DecisionSchema:
     """A game's decision types and option features, in kernel order.
 
-    ``filled`` maps each decision to the features its options carry (None: all of them); a weight on
-    any other feature would silently do nothing, so the registry refuses it. The features a decision fills
-    should be one contiguous run of columns: ``choose`` scores only that span.
+    ``filled`` maps each decision to the features its options carry (None: all of them), exactly the ones
+    the engine writes for it: a weight on any other feature would silently do nothing, so the registry
+    refuses it and tuning does not search it. ``choose`` reads only the filled rows some strategy weighs.
     """
 
     decisions: tuple[str, ...]
@@ -372,6 +372,9 @@ def weighed_scores(weights: np.ndarray, strat: int, decision: int, features: np.
     # Whole blocks of 8 options (within the buffers): vector code without a scalar tail. The extra scores
     # come from stale columns and are never read.
     width = min((n_opt + 7) & ~7, scores.shape[0], features.shape[1])
+    if width == 8:
+        _eight_scores(weights, strat, decision, features, rows, scores)
+        return
     for i in range(width):
         scores[i] = 0.0
     for k in range(1, 1 + rows[decision, 0]):
@@ -380,6 +383,35 @@ def weighed_scores(weights: np.ndarray, strat: int, decision: int, features: np.
         if w != 0.0:
             for i in range(width):
                 scores[i] += w * features[f, i]
+
+
+@kernel(inline="always")
+def _eight_scores(weights: np.ndarray, strat: int, decision: int, features: np.ndarray, rows: np.ndarray,
+                  scores: np.ndarray) -> None:
+    """``weighed_scores`` for at most eight options (most decisions: Bus's planning has eight): the eight sums
+    stay in registers instead of being loaded and stored once per row. The same products added in the same
+    order: the same scores, bit for bit."""
+    s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
+    for k in range(1, 1 + rows[decision, 0]):
+        f = rows[decision, k]
+        w = weights[strat, decision, f]
+        if w != 0.0:
+            s0 += w * features[f, 0]
+            s1 += w * features[f, 1]
+            s2 += w * features[f, 2]
+            s3 += w * features[f, 3]
+            s4 += w * features[f, 4]
+            s5 += w * features[f, 5]
+            s6 += w * features[f, 6]
+            s7 += w * features[f, 7]
+    scores[0] = s0
+    scores[1] = s1
+    scores[2] = s2
+    scores[3] = s3
+    scores[4] = s4
+    scores[5] = s5
+    scores[6] = s6
+    scores[7] = s7
 
 
 @kernel(inline="always")
