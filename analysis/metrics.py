@@ -155,11 +155,13 @@ def estimate(metric: Metric, run: Run) -> Estimate:
 
 
 def mean_se(values: np.ndarray, games: np.ndarray) -> tuple[float, float]:
-    """Mean and its game-clustered standard error (statsmodels OLS on a constant, as in analysis/ab.py)."""
+    """Mean and its game-clustered standard error (statsmodels OLS on a constant, as in analysis/ab.py). The mean
+    is numpy's, not the fit's: the fit's last bits vary with the row order and BLAS's threads, and a share such
+    as 17/80 = 21.25 pts would print as 21.2 or 21.3 from the same logs."""
     if len(values) < 2:
         return float(values.mean()) if len(values) else math.nan, math.inf
     res = cluster_ols(values, np.ones((len(values), 1)), games)
-    return float(res.params[0]), float(res.bse[0])
+    return float(values.mean()), float(res.bse[0])
 
 
 @dataclass(frozen=True)

@@ -181,6 +181,22 @@ def test_pooled_rows_of_one_game_get_a_game_clustered_interval():
     assert t.loc["raider", "lo"] == pytest.approx(float(lo)) and t.loc["raider", "hi"] == pytest.approx(float(hi))
 
 
+def test_a_clustered_mean_is_the_exact_mean_whatever_the_row_order():
+    """The same logs give the same report: 17 wins in 80 games is 21.25 pts, which prints as 21.2 (half to even),
+    not 21.2 or 21.3 by the last bit of a regression fit that moves with the row order and BLAS's threads."""
+    from analysis.metrics import mean_se
+
+    wins = np.array([1.0] * 17 + [0.0] * 63)
+    games = np.arange(80)
+    mean, se = mean_se(wins, games)
+    assert mean == 17 / 80 and f"{100 * mean:.1f}" == "21.2"
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        order = rng.permutation(80)
+        assert mean_se(wins[order], games[order])[0] == mean
+    assert se == pytest.approx(math.sqrt(wins.var(ddof=1) / 80), rel=1e-9)
+
+
 def test_paired_rare_end_reason_interval_cannot_collapse_and_covers():
     """Issue 21 item 11. Two runs of the same games where a rare end reason happens in the same 4 of 3,000 games
     of both (no discordant game): the paired difference is 0, and its Newcombe interval keeps a width (the
