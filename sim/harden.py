@@ -515,7 +515,8 @@ def _write(plan: HardenPlan, root: Path, run: HardenRun, measured: tuple[Populat
                                 f"{what['exploitability_from']} on fresh seeds (it gained more than the "
                                 f"{'best of the searches' if n > 1 else 'search'}, {what['best_response']})"),
                       "measured_on_games": plan.final_games,
-                      "statement": f"no {'fixed-scale search' if plan.fixed_scale else 'best response'} we found gains "
+                      "statement": f"no best response we found ({'fixed-scale' if plan.fixed_scale else 'tuned'} "
+                                   f"searches, the members{', the rollout probe' if probe else ''}) gains "
                                    f"more than {bound:.1f} pts over the fair share "
                                    "against this mixture (upper end of the 95% interval of "
                                    f"{'both probes' if probe else 'the tuned best response; rollout probe not yet run'})",
