@@ -26,7 +26,7 @@ import numpy as np
 from tqdm import tqdm
 
 from sim.core.errors import PlaytestError, writable_dir
-from sim.core.policy import Strategy, StrategyTable
+from sim.core.policy import DecisionSchema, Strategy, StrategyTable
 from sim.core.spec import ChunkResult, get_game
 from sim.logs import read_record, records_to_frames, write_json
 from sim.runner import one_writer, play_part, run_ab
@@ -115,6 +115,11 @@ class TunePlan:
                 **({"fixed_scale": True} if self.fixed_scale else {})}
 
 
+def searched_weights(schema: DecisionSchema, decisions: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The (decision, feature) weights a search over ``decisions`` tunes: every feature each decision fills."""
+    return tuple((d, f) for d in decisions for f in ((schema.filled or {}).get(d) or schema.features))
+
+
 def plan_tune(game: str, players: int, against: Sequence[str], budget: int, *, start: str | None = None,
               name: str = "tuned", decisions: Sequence[str] | None = None, block: int = 500,
               popsize: int | None = None, sigma: float = 0.5, seed: int = 0, final_games: int = 10_000,
@@ -148,7 +153,7 @@ def plan_tune(game: str, players: int, against: Sequence[str], budget: int, *, s
         if d not in schema.decisions:
             raise PlaytestError(f"--decisions: unknown decision '{d}' for {game}; "
                                 f"decisions are {', '.join(schema.decisions)}")
-    params = tuple((d, f) for d in chosen for f in ((schema.filled or {}).get(d) or schema.features))
+    params = searched_weights(schema, chosen)
     start_w = base.weights if base.kind == "weights" else {}
     x0 = tuple(float(start_w.get(d, {}).get(f, 0.0)) for d, f in params)
     if fixed_scale and (base.temperature == 0.0 or not any(x0)):

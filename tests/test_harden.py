@@ -471,6 +471,19 @@ def test_exploit_re_measures_a_population_on_a_fresh_seed_and_reports_quote_the_
     assert f"the largest of 3 tuned measurements: {', '.join(f'{g:+.1f}' for g in gains)}" in phrase
 
 
+def test_a_search_over_other_weights_is_another_measurement(tmp_path):
+    """Re-recording a seed replaces its twin, but not a measurement whose searches tuned other weights (Bus before
+    its decisions declared only the features they write: 193 weights, now 83): both stay, and reports quote the
+    larger."""
+    path = tmp_path / "population.json"
+    path.write_text(json.dumps({"strategies": [], "weights": []}))
+    sizes = {"seed": 500, "search_games": 1, "measured_on_games": 1, "overrides": [], "n_searches": 3}
+    record_measurement(path, {**sizes, "points": 2.9})  # recorded before weights_searched existed
+    record_measurement(path, {**sizes, "points": 3.0, "weights_searched": 83})
+    record_measurement(path, {**sizes, "points": 3.2, "weights_searched": 83})
+    assert [m["points"] for m in json.loads(path.read_text())["remeasures"]] == [2.9, 3.2]
+
+
 def _record_seeds(path: str, seeds: range, start: float) -> None:
     time.sleep(max(0.0, start - time.time()))  # all together, once every process is up
     for seed in seeds:
