@@ -83,7 +83,7 @@ reports-bus: reports-ladder-bus
 		--strong runs/demo-bus-5p-population --out reports/bus
 
 # The committed Bus 4p population from the softmax pool (reports/harden-bus-4p, its README): linear rounds with
-# fixed-scale searches, then Hedge with free searches from their population; about 24 minutes on two cores.
+# fixed-scale searches, then Hedge with free searches from their population; about 25 minutes on two cores.
 # Not part of `reports` (a new population changes every strong-play figure); the report targets read the file.
 HARDEN_BUS := --search-games 228000 --block 500 --final-games 20000 --member-games 5000 --probe-games 400 \
 	--probe-playouts 4 --jobs 2 --keep best --confirm 2
