@@ -132,8 +132,8 @@ def test_budget_stop_writes_the_last_measured_population_and_its_history(hardene
         history["rounds"][2]["members"] == ["balanced", "commuter", "br1"]
     assert sum(population["weights"]) == pytest.approx(1)
     e = population["exploitability"]
-    assert e["lo"] <= e["points"] <= e["hi"] and "no best response we found (tuned searches, the members, the rollout probe) gains more than" in \
-        e["statement"]
+    assert e["lo"] <= e["points"] <= e["hi"]
+    assert "no best response we found (tuned searches, the members, the rollout probe) gains" in e["statement"]
     assert population["rollout_probe"]["player"].endswith("+mc1")
     for r in history["rounds"][1:]:
         assert r["exploitability"]["lo"] <= r["exploitability"]["points"] <= r["exploitability"]["hi"]
@@ -391,7 +391,8 @@ def test_fixed_scale_searches_keep_softmax_members_mixing_and_say_so(tmp_path):
     start = np.hypot.reduce(tuned["x0"])
     assert tuned["fixed_scale"] and np.hypot.reduce(tuned["x_final"]) == pytest.approx(start, rel=1e-3)
     md = (out / "history.md").read_text()
-    assert "no best response we found (fixed-scale searches, the members, the rollout probe) gains" in md and "(--fixed-scale)" in md
+    assert "no best response we found (fixed-scale searches, the members, the rollout probe) gains" in md
+    assert "(--fixed-scale)" in md
 
 
 def test_searches_measure_a_mixture_with_several_best_responses_and_the_largest_gain_counts(tmp_path):
